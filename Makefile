@@ -1,0 +1,37 @@
+# Two commands (see README): `make console` and `make test`. Both create .venv on first use.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+SCENARIO ?= maps/continental.toml
+
+.PHONY: setup console test lint typecheck unit bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+console: $(STAMP)
+	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/jupyter lab notebooks/console.ipynb
+
+lint: $(STAMP)
+	$(BIN)/ruff check strategia tests benchmarks
+	$(BIN)/ruff format --check strategia tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest -n 2 --nbval-lax --nbval-current-env tests notebooks
+
+test: lint typecheck unit
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,70 @@
+"""The `strategia` command: headless adjudication and scripts.
+
+Every subcommand takes `--json` (machine-readable output on stdout) and `--lang ru|en`.
+Bad input exits with status 2 and one line on stderr naming the input and what is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from strategia.errors import StrategiaError
+from strategia.i18n import LANGS
+
+Handler = Callable[[argparse.Namespace], "Output"]
+
+
+class Output:
+    """What a subcommand prints: text lines, and the same content as JSON."""
+
+    def __init__(self, text: str, data: Any) -> None:
+        self.text = text
+        self.data = data
+
+
+def common_options() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--lang", choices=LANGS, default="en", help="language of the output")
+    return p
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from strategia.cli import rules_cmd
+
+    parser = argparse.ArgumentParser(
+        prog="strategia",
+        description="Strategia: the computer mediator for «Стратегия» (module 1).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parent = common_options()
+    rules_cmd.add_commands(sub, parent)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler = args.handler
+    try:
+        out = handler(args)
+    except (StrategiaError, ValueError, LookupError, OSError) as e:
+        print(f"strategia {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    try:
+        if args.json:
+            sys.stdout.write(json.dumps(out.data, ensure_ascii=False, indent=2) + "\n")
+        else:
+            sys.stdout.write(out.text.rstrip("\n") + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,3 @@
+from strategia.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,243 @@
+"""Reading rule data files and house-rules files (TOML), reporting every problem at once."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from strategia.errors import Problem, RuleDataError
+from strategia.i18n import Text
+from strategia.kinds import _norm
+from strategia.rules.model import VALUE, VOCABS, Entry, Override, Param, RuleSet
+from strategia.rules.schema import TYPES, check_value
+from strategia.units import RegimentKind
+
+_ENTRY_KEYS = {
+    "rule", "level", "title", "shape", "type", "unit", "note", "source", "columns", "rows",
+    "params", "rows_vocab", "columns_vocab", "row_labels", "column_labels", "row_levels",
+    "row_types", "min", "max",
+}  # fmt: skip
+_CELL_KEYS = {"value", "reconstructed", "note", "level", "unit", "label", "rule"}
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise RuleDataError(str(path), [Problem("TOML", str(e))]) from None
+    except OSError as e:
+        raise RuleDataError(str(path), [Problem("file", e.strerror or str(e))]) from None
+
+
+def _labels(raw: Any) -> dict[str, Text]:
+    return {k: Text.of(v) for k, v in (raw or {}).items()}
+
+
+def load_ruleset_file(path: Path) -> RuleSet:
+    """The ruleset a rule data file describes; a RuleDataError lists all its problems."""
+    data = _read_toml(path)
+    problems: list[Problem] = []
+    meta = data.pop("ruleset", {})
+    entries: dict[str, Entry] = {}
+    for key, raw in data.items():
+        entry = _entry(key, raw, problems)
+        if entry is not None:
+            entries[key] = entry
+    if problems:
+        raise RuleDataError(str(path), problems)
+    return RuleSet(
+        name=str(meta.get("name", path.stem)),
+        title=Text.of(meta.get("title", path.stem)),
+        entries=entries,
+        sources=(str(path),),
+    )
+
+
+def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:
+    if not isinstance(raw, dict):
+        problems.append(Problem(key, "expected a table"))
+        return None
+    for k in raw.keys() - _ENTRY_KEYS:
+        problems.append(Problem(f"{key}.{k}", "unknown key"))
+    for k in ("rule", "level", "title", "shape"):
+        if k not in raw:
+            problems.append(Problem(key, f"missing {k!r}"))
+    shape = raw.get("shape")
+    type_ = raw.get("type", "number")
+    if shape not in ("table", "params"):
+        problems.append(Problem(f"{key}.shape", f"expected 'table' or 'params', got {shape!r}"))
+        return None
+    if type_ not in TYPES:
+        problems.append(Problem(f"{key}.type", f"unknown type {type_!r}"))
+        return None
+    level = raw.get("level", 1)
+    if level not in (1, 2, 3):
+        problems.append(Problem(f"{key}.level", f"expected 1, 2 or 3, got {level!r}"))
+        level = 3
+    for v in ("rows_vocab", "columns_vocab"):
+        if v in raw and raw[v] not in VOCABS:
+            problems.append(Problem(f"{key}.{v}", f"unknown vocabulary {raw[v]!r}"))
+    lo, hi = raw.get("min"), raw.get("max")
+    rows: dict[str, dict[str, Param]] = {}
+    if shape == "params":
+        columns: tuple[str, ...] = (VALUE,)
+        raw_rows = {name: {VALUE: cell} for name, cell in raw.get("params", {}).items()}
+    else:
+        columns = tuple(raw.get("columns", ()))
+        raw_rows = raw.get("rows", {})
+        if not columns:
+            problems.append(Problem(key, "a table needs 'columns'"))
+    row_levels = raw.get("row_levels", {})
+    row_types = raw.get("row_types", {})
+    for name in row_levels.keys() - raw_rows.keys():
+        problems.append(Problem(f"{key}.row_levels.{name}", "no such row"))
+    for row, cells in raw_rows.items():
+        if not isinstance(cells, dict):
+            problems.append(Problem(f"{key}.{row}", "expected a table of cells"))
+            continue
+        for col in cells.keys() - set(columns):
+            problems.append(Problem(f"{key}.{row}.{col}", f"not one of the columns {columns}"))
+        rows[row] = {}
+        for col in columns:
+            if col not in cells:
+                if shape == "table":
+                    problems.append(Problem(f"{key}.{row}.{col}", "missing cell"))
+                continue
+            cell = cells[col]
+            meta = cell if isinstance(cell, dict) else {"value": cell}
+            where = f"{key}.{row}" + ("" if col == VALUE else f".{col}")
+            for k in meta.keys() - _CELL_KEYS:
+                problems.append(Problem(f"{where}.{k}", "unknown cell key"))
+            if "value" not in meta:
+                problems.append(Problem(where, "missing value"))
+                continue
+            ctype = row_types.get(row, type_)
+            vocab = RegimentKind if ctype == "regiments" else None
+            bad = check_value(ctype, meta["value"], lo, hi, vocab)
+            if bad:
+                problems.append(Problem(where, bad))
+            rows[row][col] = Param(
+                entry=key,
+                row=row,
+                column=col,
+                value=meta["value"],
+                rule=str(meta.get("rule", raw.get("rule", ""))),
+                level=max(level, row_levels.get(row, 1), meta.get("level", 1)),
+                type=ctype,
+                unit=str(meta.get("unit", raw.get("unit", ""))),
+                label=Text.of(meta["label"]) if "label" in meta else None,
+                reconstructed=meta.get("reconstructed"),
+                note=meta.get("note"),
+            )
+    return Entry(
+        key=key,
+        rule=str(raw.get("rule", "")),
+        level=level,
+        title=Text.of(raw.get("title", key)),
+        shape=shape,
+        type=type_,
+        columns=columns,
+        rows=rows,
+        unit=str(raw.get("unit", "")),
+        note=str(raw.get("note", "")),
+        source=str(raw.get("source", "")),
+        rows_vocab=str(raw.get("rows_vocab", "")),
+        columns_vocab=str(raw.get("columns_vocab", "")),
+        row_labels=_labels(raw.get("row_labels")),
+        column_labels=_labels(raw.get("column_labels")),
+        minimum=lo,
+        maximum=hi,
+    )
+
+
+def _suggest(given: str, allowed: list[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(given, allowed, n=1, cutoff=0.5)
+    by_norm = [a for a in allowed if _norm(a) == _norm(given)]
+    hints = by_norm or close
+    return f": did you mean {hints[0]!r}?" if hints else f" (expected one of: {', '.join(allowed)})"
+
+
+def apply_house_rules(rules: RuleSet, path: Path) -> RuleSet:
+    """`rules` with the house rules of `path` applied (0.3); every problem is reported at once.
+
+    The file mirrors the rule data: `[entry.row] column = value` for tables and
+    `[entry] param = value` for parameter lists; a value may be `{ value = ..., note = "..." }`.
+    An optional `[ruleset] name = ...` must name the ruleset being changed.
+    """
+    data = _read_toml(path)
+    src = str(path)
+    problems: list[Problem] = []
+    meta = data.pop("ruleset", {})
+    if "name" in meta and meta["name"] != rules.name:
+        problems.append(Problem("ruleset.name", f"is {meta['name']!r}, these are {rules.name!r}"))
+    changes: list[tuple[Param, Any, str]] = []
+    for key, body in data.items():
+        if key not in rules.entries:
+            problems.append(Problem(key, "unknown rule entry" + _suggest(key, list(rules.entries))))
+            continue
+        entry = rules.entries[key]
+        if not isinstance(body, dict):
+            problems.append(Problem(key, "expected a table of values"))
+            continue
+        for row, cells in body.items():
+            if row not in entry.rows:
+                what = "parameter" if entry.shape == "params" else "row"
+                problems.append(
+                    Problem(
+                        f"{key}.{row}",
+                        f"unknown {what} of {entry.rule}" + _suggest(row, list(entry.rows)),
+                    )
+                )
+                continue
+            if entry.shape == "params":
+                cells = {VALUE: cells}
+            elif not isinstance(cells, dict):
+                problems.append(Problem(f"{key}.{row}", "expected a table: column = value"))
+                continue
+            for col, given in cells.items():
+                where = f"{key}.{row}" + ("" if col == VALUE else f".{col}")
+                if col not in entry.rows[row]:
+                    problems.append(
+                        Problem(
+                            where,
+                            f"unknown column of {entry.rule}"
+                            + _suggest(col, list(entry.rows[row])),
+                        )
+                    )
+                    continue
+                value, note = given, ""
+                if isinstance(given, dict) and entry.rows[row][col].type != "regiments":
+                    value, note = given.get("value"), str(given.get("note", ""))
+                    extra = given.keys() - {"value", "note"}
+                    if extra or "value" not in given:
+                        problems.append(
+                            Problem(where, "expected a value or {value = ..., note = ...}")
+                        )
+                        continue
+                p = entry.rows[row][col]
+                vocab = RegimentKind if p.type == "regiments" else None
+                if (
+                    isinstance(p.value, float)
+                    and isinstance(value, int)
+                    and not isinstance(value, bool)
+                ):
+                    value = float(value)
+                bad = check_value(p.type, value, entry.minimum, entry.maximum, vocab)
+                if bad:
+                    problems.append(Problem(where, bad))
+                    continue
+                changes.append((p, value, note))
+    if problems:
+        raise RuleDataError(src, problems)
+    entries = dict(rules.entries)
+    for p, value, note in changes:
+        e = entries[p.entry]
+        rows = {r: dict(c) for r, c in e.rows.items()}
+        rows[p.row][p.column] = replace(p, value=value, overridden=Override(p.value, src, note))
+        entries[p.entry] = replace(e, rows=rows)
+    return replace(rules, entries=entries, sources=(*rules.sources, src))

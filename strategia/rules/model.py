@@ -1,0 +1,214 @@
+"""The effective rules of a game: entries (tables and parameter lists) of parameters.
+
+Every parameter knows its rule id, level, unit, whether the seeds left it blank (and why it was
+reconstructed) and whether a house rule changed it. `RuleSet.value` is the one way the engine
+reads a rule: it refuses a rule above the game's level (0.2) and records the lookup in the
+explanation being built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from strategia.errors import InactiveRuleError, UnknownNameError
+from strategia.explain import record
+from strategia.i18n import Text
+from strategia.kinds import Facing, Kind, Terrain
+from strategia.units import DivisionKind, RegimentKind
+
+VOCABS: dict[str, type[Kind]] = {
+    "division": DivisionKind,
+    "regiment": RegimentKind,
+    "terrain": Terrain,
+    "facing": Facing,
+}
+VALUE = "value"  # the one column of a parameter list
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """A house rule's change to a parameter (rule 0.3)."""
+
+    previous: Any
+    source: str
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One cell of the rule data."""
+
+    entry: str
+    row: str
+    column: str
+    value: Any
+    rule: str
+    level: int
+    type: str
+    unit: str = ""
+    label: Text | None = None
+    reconstructed: str | None = None
+    note: str | None = None
+    overridden: Override | None = None
+
+    @property
+    def key(self) -> str:
+        """The dotted path a house rule uses: entry.row.column (entry.param for lists)."""
+        if self.column == VALUE:
+            return f"{self.entry}.{self.row}"
+        return f"{self.entry}.{self.row}.{self.column}"
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"value": self.value, "level": self.level}
+        if self.unit:
+            d["unit"] = self.unit
+        if self.label is not None:
+            d["label"] = self.label.to_json()
+        if self.reconstructed:
+            d["reconstructed"] = self.reconstructed
+        if self.note:
+            d["note"] = self.note
+        if self.overridden is not None:
+            d["overridden"] = {
+                "previous": self.overridden.previous,
+                "source": self.overridden.source,
+                **({"note": self.overridden.note} if self.overridden.note else {}),
+            }
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A table (rows x columns) or a parameter list (rows x one `value` column) of one rule."""
+
+    key: str
+    rule: str
+    level: int
+    title: Text
+    shape: str
+    type: str
+    columns: tuple[str, ...]
+    rows: dict[str, dict[str, Param]]
+    unit: str = ""
+    note: str = ""
+    source: str = ""
+    rows_vocab: str = ""
+    columns_vocab: str = ""
+    row_labels: dict[str, Text] = field(default_factory=dict)
+    column_labels: dict[str, Text] = field(default_factory=dict)
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def row_label(self, row: str) -> Text:
+        if row in self.row_labels:
+            return self.row_labels[row]
+        if self.shape == "params":
+            p = self.rows[row][VALUE]
+            if p.label is not None:
+                return p.label
+        return _vocab_label(self.rows_vocab, row)
+
+    def column_label(self, column: str) -> Text:
+        if column in self.column_labels:
+            return self.column_labels[column]
+        return _vocab_label(self.columns_vocab, column)
+
+    def params(self) -> Iterator[Param]:
+        for cells in self.rows.values():
+            yield from cells.values()
+
+
+def _vocab_label(vocab: str, key: str) -> Text:
+    if vocab in VOCABS:
+        for member in VOCABS[vocab]:
+            if member.key == key:
+                return member.text
+    return Text(key)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The rules in effect for a game: the entries, the level (0.2) and the house rules applied."""
+
+    name: str
+    title: Text
+    entries: dict[str, Entry]
+    level: int = 3
+    sources: tuple[str, ...] = ()
+
+    def at_level(self, level: int) -> RuleSet:
+        """These rules for a game of `level` (1, 2 or 3)."""
+        if level not in (1, 2, 3):
+            raise ValueError(f"level {level!r}: expected 1, 2 or 3 (rule 0.2)")
+        return replace(self, level=level)
+
+    def entry(self, key: str) -> Entry:
+        try:
+            return self.entries[key]
+        except KeyError:
+            raise UnknownNameError("rule entry", key, self.entries) from None
+
+    def param(self, entry: str, row: str, column: str = VALUE) -> Param:
+        """The parameter at entry/row/column, whatever its level."""
+        e = self.entry(entry)
+        if row not in e.rows:
+            raise UnknownNameError(f"row of {e.rule} ({entry})", row, e.rows)
+        cells = e.rows[row]
+        if column not in cells:
+            raise UnknownNameError(f"column of {e.rule} ({entry})", column, cells)
+        return cells[column]
+
+    def active(self, entry: str, row: str | None = None, column: str | None = None) -> bool:
+        """Whether the rule (or one row, or one cell) acts at this game's level."""
+        if row is None:
+            return self.entry(entry).level <= self.level
+        if column is None:
+            return min(p.level for p in self.entry(entry).rows[row].values()) <= self.level
+        return self.param(entry, row, column).level <= self.level
+
+    def value(self, entry: str, row: str, column: str = VALUE) -> Any:
+        """The value of a rule parameter in effect; the lookup is recorded in the explanation."""
+        p = self.param(entry, row, column)
+        if p.level > self.level:
+            raise InactiveRuleError(p.key, p.level, self.level)
+        e = self.entries[entry]
+        label = e.row_label(row)
+        if column != VALUE:
+            col = e.column_label(column)
+            label = Text(f"{label.en}, {col.en}", f"{label('ru')}, {col('ru')}")
+        record(label, p.value, unit=p.unit, rule=p.rule, note=annotation(p), kind="lookup")
+        return p.value
+
+    def get(self, entry: str, row: str, column: str = VALUE, default: Any = None) -> Any:
+        """Like `value`, but `default` where the entry has no such row or column."""
+        e = self.entry(entry)
+        if row not in e.rows or column not in e.rows[row]:
+            return default
+        return self.value(entry, row, column)
+
+    def params(self) -> Iterator[Param]:
+        for e in self.entries.values():
+            yield from e.params()
+
+    def reconstructed(self) -> list[Param]:
+        return [p for p in self.params() if p.reconstructed]
+
+    def overridden(self) -> list[Param]:
+        return [p for p in self.params() if p.overridden is not None]
+
+
+def annotation(p: Param) -> Text | None:
+    """The remark a lookup carries: reconstructed and/or overridden by a house rule."""
+    parts_en: list[str] = []
+    parts_ru: list[str] = []
+    if p.reconstructed:
+        parts_en.append(f"reconstructed: {p.reconstructed}")
+        parts_ru.append(f"восстановлено: {p.reconstructed}")
+    if p.overridden is not None:
+        parts_en.append(f"house rule {p.overridden.source}, was {p.overridden.previous!r}")
+        parts_ru.append(f"изменено ({p.overridden.source}), было {p.overridden.previous!r}")
+    if not parts_en:
+        return None
+    return Text("; ".join(parts_en), "; ".join(parts_ru))

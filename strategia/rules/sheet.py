@@ -1,0 +1,164 @@
+"""The rules sheet handed to players (rule 0.3): every entry in effect, as text or JSON.
+
+Reconstructed values are marked `*`, values changed by a house rule `†`; footnotes say why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from strategia.i18n import Lang, Text
+from strategia.render import fmt
+from strategia.rules.model import VALUE, Entry, Param, RuleSet
+from strategia.units import RegimentKind
+
+RECONSTRUCTED = "[r]"
+OVERRIDDEN = "[h]"
+
+_WORDS = {
+    "sheet": Text("rules sheet", "лист правил"),
+    "level": Text("level", "уровень"),
+    "house": Text("house rules", "изменения правил"),
+    "marks": Text(
+        "[r] reconstructed: the seeds give no value   [h] changed by a house rule (0.3)",
+        "[r] восстановлено: в правилах нет значения   [h] изменено по соглашению игроков (0.3)",
+    ),
+    "source": Text("source", "источник"),
+    "was": Text("was", "было"),
+}
+
+
+def _cell_text(p: Param) -> str:
+    v = p.value
+    if isinstance(v, list):
+        names = [RegimentKind.from_key(k).ru if p.type == "regiments" else str(k) for k in v]
+        text = ", ".join(names) if names else "—"
+    elif isinstance(v, float | int | bool):
+        text = fmt(v)
+    else:
+        text = str(v)
+    if p.unit and p.column == VALUE and p.unit not in ("", "×"):
+        text += f" {p.unit}"
+    elif p.unit == "×":
+        text = "×" + text
+    return text + (RECONSTRUCTED if p.reconstructed else "") + (OVERRIDDEN if p.overridden else "")
+
+
+def _visible_rows(e: Entry, level: int) -> list[str]:
+    return [
+        r for r, cells in e.rows.items() if cells and min(p.level for p in cells.values()) <= level
+    ]
+
+
+def entries_in_effect(rules: RuleSet) -> list[Entry]:
+    return [e for e in rules.entries.values() if e.level <= rules.level]
+
+
+def _footnotes(e: Entry, rows: list[str], lang: Lang) -> list[str]:
+    notes = []
+    for r in rows:
+        for p in e.rows[r].values():
+            where = e.row_label(r)(lang) + (
+                "" if p.column == VALUE else f" / {e.column_label(p.column)(lang)}"
+            )
+            if p.reconstructed:
+                notes.append(f"    {RECONSTRUCTED} {where}: {p.reconstructed}")
+            if p.overridden:
+                was = _WORDS["was"](lang)
+                o = p.overridden
+                extra = f"; {o.note}" if o.note else ""
+                notes.append(f"    {OVERRIDDEN} {where}: {o.source}, {was} {o.previous!r}{extra}")
+            if p.note:
+                notes.append(f"    - {where}: {p.note}")
+    return notes
+
+
+def sheet_text(rules: RuleSet, lang: Lang = "en") -> str:
+    """The rules sheet as plain text, one block an entry, in the data's order."""
+    level_word = _WORDS["level"](lang)
+    out = [f"{rules.title(lang)} — {_WORDS['sheet'](lang)}, {level_word} {rules.level}"]
+    houses = rules.sources[1:]
+    if houses:
+        out.append(f"{_WORDS['house'](lang)}: {', '.join(houses)}")
+    out.append(_WORDS["marks"](lang))
+    for e in entries_in_effect(rules):
+        rows = _visible_rows(e, rules.level)
+        out.append("")
+        head = f"{e.rule}. {e.title(lang)}  ({level_word} {e.level}; key {e.key})"
+        out.append(head)
+        if e.source:
+            out.append(f"    {_WORDS['source'](lang)}: {e.source}")
+        if e.note:
+            out.append(f"    {e.note}")
+        labels = [e.row_label(r)(lang) for r in rows]
+        width = max((len(lab) for lab in labels), default=0) + 2
+        if e.shape == "params":
+            for r, lab in zip(rows, labels, strict=True):
+                p = e.rows[r][VALUE]
+                rid = f" [{p.rule}]" if p.rule != e.rule else ""
+                out.append(f"    {(lab + rid).ljust(width + 8, '.')} {_cell_text(p)}")
+        else:
+            cols = [c for c in e.columns if any(e.rows[r].get(c) for r in rows)]
+            grid = [
+                [
+                    _cell_text(e.rows[r][c])
+                    if c in e.rows[r] and e.rows[r][c].level <= rules.level
+                    else "—"
+                    for c in cols
+                ]
+                for r in rows
+            ]
+            heads = [e.column_label(c)(lang) for c in cols]
+            widths = [max([len(h)] + [len(g[i]) for g in grid]) + 2 for i, h in enumerate(heads)]
+            unit = f"({e.unit})" if e.unit else ""
+            out.append(
+                "    "
+                + unit.ljust(width)
+                + "".join(h.ljust(w) for h, w in zip(heads, widths, strict=True))
+            )
+            for lab, g in zip(labels, grid, strict=True):
+                out.append(
+                    "    "
+                    + lab.ljust(width)
+                    + "".join(v.ljust(w) for v, w in zip(g, widths, strict=True))
+                )
+        out.extend(_footnotes(e, rows, lang))
+    return "\n".join(line.rstrip() for line in out)
+
+
+def sheet_json(rules: RuleSet) -> dict[str, Any]:
+    """The rules sheet as data: every entry in effect with ids, levels, marks and labels."""
+    entries = []
+    for e in entries_in_effect(rules):
+        rows = _visible_rows(e, rules.level)
+        entries.append(
+            {
+                "key": e.key,
+                "rule": e.rule,
+                "level": e.level,
+                "title": e.title.to_json(),
+                "shape": e.shape,
+                "type": e.type,
+                **({"unit": e.unit} if e.unit else {}),
+                **({"note": e.note} if e.note else {}),
+                **({"source": e.source} if e.source else {}),
+                "columns": [{"key": c, "label": e.column_label(c).to_json()} for c in e.columns],
+                "rows": [
+                    {
+                        "key": r,
+                        "label": e.row_label(r).to_json(),
+                        "cells": {
+                            c: p.to_json() for c, p in e.rows[r].items() if p.level <= rules.level
+                        },
+                    }
+                    for r in rows
+                ],
+            }
+        )
+    return {
+        "ruleset": rules.name,
+        "title": rules.title.to_json(),
+        "level": rules.level,
+        "sources": list(rules.sources),
+        "entries": entries,
+    }

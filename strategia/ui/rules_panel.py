@@ -1,0 +1,102 @@
+"""The rules sheet and the rating workbench as ipywidgets panels."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from typing import Any
+
+import ipywidgets as w
+
+from strategia.i18n import Lang, check_lang
+from strategia.kinds import Facing, Formation, RegimentsFacing
+from strategia.ratings import rating, support_rating
+from strategia.render import explanation_html
+from strategia.rules import RuleSet, load_ruleset
+from strategia.rules.sheet import sheet_text
+from strategia.units import DivisionKind, new_division
+
+
+def _options(kinds: Any, lang: Lang) -> list[tuple[str, Any]]:
+    return [(k.label(lang), k) for k in kinds]
+
+
+@dataclass
+class RatingWorkbench:
+    """A division type, formation, facing and regiment strengths in; its rating explained out."""
+
+    lang: Lang = "en"
+    level: int = 2
+    house: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.lang = check_lang(self.lang)
+        lang = self.lang
+        self.kind = w.Dropdown(options=_options(DivisionKind, lang), description="unit")
+        self.formation = w.ToggleButtons(options=_options(Formation, lang), description="formation")
+        self.facing = w.ToggleButtons(options=_options(Facing, lang), description="blow on")
+        self.regiments_facing = w.ToggleButtons(
+            options=_options(RegimentsFacing, lang), description="regiments"
+        )
+        self.level_w = w.ToggleButtons(options=[1, 2, 3], value=self.level, description="level")
+        self.strengths = w.VBox()
+        self.result = w.HTML()
+        for control in (self.formation, self.facing, self.regiments_facing, self.level_w):
+            control.observe(self._update, names="value")
+        self.kind.observe(self._new_kind, names="value")
+        self.widget = w.VBox(
+            [
+                w.HBox([self.kind, self.level_w]),
+                self.formation,
+                self.facing,
+                self.regiments_facing,
+                self.strengths,
+                self.result,
+            ]
+        )
+        self._new_kind()
+
+    def rules(self) -> RuleSet:
+        return load_ruleset(level=int(self.level_w.value), house=list(self.house) or None)
+
+    def _new_kind(self, *_: Any) -> None:
+        division = new_division(1, self.kind.value, self.rules())
+        sliders = []
+        for reg in division.regiments:
+            s = w.FloatSlider(value=1.0, min=0.0, max=1.0, step=0.05, description=reg.kind.ru)
+            s.observe(self._update, names="value")
+            sliders.append(s)
+        self.strengths.children = sliders
+        self._update()
+
+    def _update(self, *_: Any) -> None:
+        rules = self.rules()
+        division = new_division(1, self.kind.value, rules).with_strengths(
+            tuple(float(s.value) for s in self.strengths.children)
+        )
+        r = rating(
+            division,
+            rules,
+            formation=self.formation.value,
+            facing=self.facing.value,
+            regiments_facing=self.regiments_facing.value,
+        )
+        parts = [explanation_html(r.explanation, self.lang)]
+        if rules.level >= 2:
+            parts.append(explanation_html(support_rating(division, rules).explanation, self.lang))
+        self.value = r.value
+        self.result.value = "".join(parts)
+
+
+def rules_sheet_panel(lang: Lang = "en", house: list[str] | None = None) -> w.VBox:
+    """The effective rules sheet (0.3) at a chosen level, as the players get it."""
+    level = w.ToggleButtons(options=[1, 2, 3], value=3, description="level")
+    out = w.HTML()
+
+    def show(*_: Any) -> None:
+        rules = load_ruleset(level=int(level.value), house=house)
+        out.value = f"<pre>{html.escape(sheet_text(rules, lang))}</pre>"
+
+    level.observe(show, names="value")
+    show()
+    return w.VBox([level, out])

@@ -1,0 +1,107 @@
+"""The `strategia` command: rules sheet and ratings, text and JSON, errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from strategia.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_rules_json_carries_every_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "--json")
+    assert code == 0
+    data = json.loads(out)
+    rules = {e["rule"] for e in data["entries"]}
+    for rid in ("table 1", "table 2", "table 3", "table 4", "table 5", "table 7", "table 8",
+                "table 9-1", "table 9-2", "table 10", "table 11", "4.3", "4.5", "4.8", "8.3", "9.7", "9.8"):  # fmt: skip
+        assert rid in rules, rid
+    for e in data["entries"]:
+        assert e["level"] in (1, 2, 3)
+        for row in e["rows"]:
+            for cell in row["cells"].values():
+                assert "value" in cell and "level" in cell
+    movement = next(e for e in data["entries"] if e["key"] == "movement")
+    plain = next(r for r in movement["rows"] if r["key"] == "plain")
+    assert "reconstructed" in plain["cells"]["cavalry"]
+    assert "reconstructed" not in plain["cells"]["tank"]
+
+
+def test_rules_level_1_omits_higher_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "rules", "--level", "1", "--json")
+    data = json.loads(out)
+    assert data["level"] == 1
+    assert all(e["level"] == 1 for e in data["entries"])
+    assert "table 7" not in {e["rule"] for e in data["entries"]}
+    _, text, _ = run(capsys, "rules", "--level", "1", "--lang", "ru")
+    assert "лист правил, уровень 1" in text and "Лес" not in text
+
+
+def test_rules_text_marks_reconstructed(capsys: pytest.CaptureFixture[str]) -> None:
+    _, text, _ = run(capsys, "rules")
+    assert "[r] reconstructed" in text
+    assert "20[r]" in text  # cavalry in open ground
+
+
+def test_rules_check(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "--check", "--json")
+    rows = json.loads(out)
+    assert code == 0 and any(not r["agrees"] for r in rows)
+    assert all(r["agrees"] for r in rows if r["table"] == "table 8")
+
+
+def test_rating_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "rating", "т.д.", "--formation", "line", "--facing", "flank90", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["rating"] == 1.25
+    assert data["explanation"]["value"] == 1.25
+    rules_cited = {c.get("rule") for c in data["explanation"]["children"]}
+    assert "table 7" in rules_cited
+
+
+def test_rating_text_with_losses_and_support(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "rating", "с.д.", "--strength", "1,1,1,0.5", "--support", "--lang", "ru"
+    )
+    assert code == 0
+    assert "Рейтинг 1 с.д.: удар во фронт = 0.8" in out
+    assert "Рейтинг поддержки 1 с.д. = 0.2" in out
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["rating", "тдд"], "unknown unit type 'тдд': did you mean 'т.д.'?"),
+        (["rating", "т.д.", "--facing", "side"], "unknown facing 'side'"),
+        (["rating", "т.д.", "--strength", "lots"], "--strength 'lots'"),
+        (["rating", "т.д.", "--strength", "1,1"], "2 strengths given for 4 regiments"),
+        (["rules", "--house", "/nonexistent/house.toml"], "/nonexistent/house.toml"),
+    ],
+)
+def test_bad_input_exits_2_with_a_clear_message(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert message in err
+
+
+def test_console_script_runs(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "strategia.cli", "rating", "AD", "--json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert json.loads(proc.stdout)["rating"] == 0.4
