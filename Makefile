@@ -19,8 +19,8 @@ console: $(STAMP)
 	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/jupyter lab notebooks/console.ipynb
 
 lint: $(STAMP)
-	$(BIN)/ruff check strategia tests benchmarks
-	$(BIN)/ruff format --check strategia tests benchmarks
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
