@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -49,13 +50,15 @@ def load_ruleset(
     name: str = "continental",
     *,
     level: int = 3,
-    house: str | Path | list[str | Path] | None = None,
+    house: str | Path | Sequence[str | Path] | None = None,
 ) -> RuleSet:
     """The ruleset `name` at `level`, with the house-rules file(s) `house` applied in order."""
     if name not in _REGISTRY:
         raise UnknownNameError("ruleset", name, _REGISTRY)
     rules = _base(name).at_level(level)
-    houses = [] if house is None else house if isinstance(house, list) else [house]
+    houses: Sequence[str | Path] = (
+        () if house is None else (house,) if isinstance(house, str | Path) else house
+    )
     for h in houses:
         rules = apply_house_rules(rules, Path(h))
     return rules
