@@ -26,7 +26,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -n 2 --nbval-lax --nbval-current-env tests notebooks
+	$(BIN)/pytest -n 2 --dist loadfile --nbval-lax --nbval-current-env tests notebooks
 
 test: lint typecheck unit
 
