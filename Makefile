@@ -4,6 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 SCENARIO ?= maps/continental.toml
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: setup console test lint typecheck unit bench clean
 
@@ -16,7 +17,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 console: $(STAMP)
-	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/jupyter lab notebooks/console.ipynb
+	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/jupyter lab $(ROOT_FLAG) notebooks/console.ipynb
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
