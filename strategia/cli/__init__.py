@@ -34,7 +34,7 @@ def common_options() -> argparse.ArgumentParser:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from strategia.cli import rules_cmd
+    from strategia.cli import rules_cmd, scenario_cmd
 
     parser = argparse.ArgumentParser(
         prog="strategia",
@@ -43,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     parent = common_options()
     rules_cmd.add_commands(sub, parent)
+    scenario_cmd.add_commands(sub, parent)
     return parser
 
 
@@ -53,6 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         out = handler(args)
     except (StrategiaError, ValueError, LookupError, OSError) as e:
+        data = getattr(e, "data", None)
+        if args.json and data is not None:
+            sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
         print(f"strategia {args.command}: error: {e}", file=sys.stderr)
         return 2
     try:

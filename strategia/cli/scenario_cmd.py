@@ -1,0 +1,100 @@
+"""`strategia scenario check|show|convert`: validate, summarise and convert scenario files."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from strategia import terrain
+from strategia.ascii_map import render
+from strategia.cli import Output
+from strategia.i18n import Text
+from strategia.scenario import Scenario, summary
+from strategia.scenario_io import ScenarioError, load_scenario, save_scenario
+
+
+def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("scenario", help="check, show or convert a scenario file")
+    ss = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    c = ss.add_parser("check", parents=[parent], help="validate a scenario; report every problem")
+    c.add_argument("file", type=Path)
+    c.set_defaults(handler=check)
+    s = ss.add_parser("show", parents=[parent], help="a text summary and an ASCII map")
+    s.add_argument("file", type=Path)
+    s.add_argument(
+        "--level", type=int, choices=(1, 2, 3), help="show the map as this level sees it"
+    )
+    s.add_argument("--no-units", action="store_true", help="leave the units off the map")
+    s.set_defaults(handler=show)
+    v = ss.add_parser(
+        "convert",
+        parents=[parent],
+        help="write the theatre to NetCDF (OUT.nc), or the scenario to text (OUT.toml)",
+    )
+    v.add_argument("file", type=Path)
+    v.add_argument("out", type=Path)
+    v.set_defaults(handler=convert)
+
+
+def check(args: argparse.Namespace) -> Output:
+    try:
+        sc = load_scenario(args.file)
+    except ScenarioError as e:
+        data = {"file": str(args.file), "ok": False, "problems": [str(p) for p in e.problems]}
+        raise _Reported(str(e), data) from None
+    text = Text(
+        f"{args.file}: ok — «{sc.name}», {sc.width} x {sc.height} cells",
+        f"{args.file}: без ошибок — «{sc.name}», {sc.width} x {sc.height} клеток",
+    )(args.lang)
+    return Output(text, {"file": str(args.file), "ok": True, "problems": []})
+
+
+class _Reported(ScenarioError):
+    """A check that failed: the CLI prints the problems (as JSON with --json) and exits 2."""
+
+    def __init__(self, text: str, data: dict[str, Any]) -> None:
+        ValueError.__init__(self, text)
+        self.data = data
+
+
+def _units_on_map(sc: Scenario) -> dict[Any, str]:
+    letters = {"red": "R", "blue": "B", "green": "G", "black": "K"}
+    out = {}
+    for f in sc.forces:
+        side = sc.state(f.state).side
+        for p in f.deployment:
+            for cell in p.cells:
+                out[cell] = letters[side]
+    return out
+
+
+def show(args: argparse.Namespace) -> Output:
+    sc = load_scenario(args.file)
+    level = args.level or sc.settings.level
+    info = summary(sc)
+    lines = [f"«{sc.name}»  {sc.width} x {sc.height}  level {level}"]
+    for s in info["states"]:
+        f = info["forces"].get(s["code"], {})
+        divs = ", ".join(f"{n} {k}" for k, n in f.get("divisions", {}).items()) or "—"
+        res = ", ".join(f"{n} {k}" for k, n in f.get("reserves", {}).items()) or "—"
+        lines.append(f"  {s['code']} {s['name']} ({s['side']}): {divs}; reserves: {res}")
+    lines.append(
+        f"  cities {info['cities']}, fortresses {info['fortresses']}, "
+        f"transport nodes {info['transport_nodes']}"
+    )
+    units = None if args.no_units else _units_on_map(sc)
+    lines += ["", render(sc.theatre, level, units)]
+    info["map"] = render(sc.theatre, level, units, legend=False).split("\n")
+    return Output("\n".join(lines), info)
+
+
+def convert(args: argparse.Namespace) -> Output:
+    sc = load_scenario(args.file)
+    if args.out.suffix == ".nc":
+        terrain.save(sc.theatre, args.out)
+        what = "theatre"
+    else:
+        save_scenario(sc, args.out)
+        what = "scenario"
+    return Output(f"wrote {what} to {args.out}", {"file": str(args.out), "wrote": what})
