@@ -197,6 +197,16 @@ def record(
         Trace(parent).step(label, value, unit=unit, rule=rule, note=note, kind=kind)
 
 
+@contextmanager
+def quiet() -> Iterator[None]:
+    """Compute without recording (for lookups that are recorded where their values are used)."""
+    token = _CURRENT.set(None)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
 def tracing() -> bool:
     """Whether a computation is being explained right now."""
     return _CURRENT.get() is not None

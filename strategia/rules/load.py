@@ -17,7 +17,7 @@ from strategia.units import RegimentKind
 _ENTRY_KEYS = {
     "rule", "level", "title", "shape", "type", "unit", "note", "source", "columns", "rows",
     "params", "rows_vocab", "columns_vocab", "row_labels", "column_labels", "row_levels",
-    "row_types", "min", "max",
+    "row_types", "row_units", "min", "max",
 }  # fmt: skip
 _CELL_KEYS = {"value", "reconstructed", "note", "level", "unit", "label", "rule"}
 
@@ -127,7 +127,7 @@ def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:
                 rule=str(meta.get("rule", raw.get("rule", ""))),
                 level=max(level, row_levels.get(row, 1), meta.get("level", 1)),
                 type=ctype,
-                unit=str(meta.get("unit", raw.get("unit", ""))),
+                unit=str(meta.get("unit", raw.get("row_units", {}).get(row, raw.get("unit", "")))),
                 label=Text.of(meta["label"]) if "label" in meta else None,
                 reconstructed=meta.get("reconstructed"),
                 note=meta.get("note"),

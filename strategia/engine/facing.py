@@ -1,0 +1,247 @@
+"""Turning (4.3) and changing the frontage (4.6): orders that change a counter, not its place.
+
+A change that needs more time than the turn has left begins now and finishes when the time is
+served (the unit is busy until then).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from strategia import terrain
+from strategia.engine.result import Cut, Result, cut
+from strategia.explain import Trace, explain
+from strategia.geometry import Cell, Direction
+from strategia.i18n import Text
+from strategia.notation import Placement
+from strategia.orders import Frontage, Turn
+from strategia.rules import RuleSet
+from strategia.state import Busy, GameState, UnitState
+from strategia.terrain import Relief
+
+
+def _where(u: UnitState) -> Text:
+    cells = u.cells if len(u.cells) == 2 else u.cells[:1]
+    p = Placement(u.ref, cells, u.facing)
+    return Text(p.format("en"), p.format("ru"))
+
+
+def _column(state: GameState, cell: Cell) -> str:
+    relief = Relief(
+        int(terrain.relief_at_level(state.theatre, state.level)[terrain.index(state.theatre, cell)])
+    )
+    return {Relief.HILLS: "hills", Relief.SWAMP: "swamp"}.get(relief, "default")
+
+
+def _spend(
+    u: UnitState,
+    cost: float,
+    busy_what: str,
+    facing: Direction | None,
+    target: tuple[Cell, ...],
+    ex: Trace,
+) -> UnitState:
+    """Spend `cost` turns: now if the turn has room, else the rest is served on later turns."""
+    if cost <= u.left + 1e-9:
+        return replace(u, spent=round(u.spent + cost, 9))
+    rest = round(cost - u.left, 9)
+    ex.step(
+        Text(
+            f"not done this turn: {rest:g} more turn(s) to serve",
+            f"не завершено в этот ход: еще {rest:g} хода",
+        ),
+        rest,
+        unit="turn",
+        rule="4.3",
+    )
+    return replace(u, spent=1.0, busy=Busy(busy_what, rest, target, facing))
+
+
+def turn(state: GameState, order: Turn, rules: RuleSet) -> tuple[GameState, Result]:
+    """Turn a division to a new facing (4.3): 180° a turn (hills 1.5, swamp 2), 90° half a turn
+    (swamp 1), at level 2 up to 45° a quarter; impossible on a river, a trail or a narrow."""
+    u = state.unit(order.unit)
+    cuts: list[Cut] = []
+    title = Text(
+        f"Turn of {u.ref} from {u.facing.en} to {order.facing.en}",
+        f"Поворот {u.ref}: с {u.facing.ru} на {order.facing.ru}",
+    )
+    with explain(title, rule="4.3", unit="turn") as ex:
+        diff = (order.facing.index - u.facing.index) % 8
+        signed = diff - 8 if diff > 4 else diff
+        steps = abs(signed)
+        why = _cannot_turn(state, u)
+        if why is not None or steps == 0 or u.left <= 0:
+            if why is None:
+                why = (
+                    Text(
+                        f"{u.ref} already faces {order.facing.en}",
+                        f"{u.ref} уже фронтом на {order.facing.ru}",
+                    )
+                    if steps == 0
+                    else Text(f"{u.ref} has used this turn", f"{u.ref} уже использовала ход")
+                )
+            cuts.append(Cut(why, "4.3"))
+            ex.set(0.0)
+            return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
+        if state.level < 2 and steps % 2 == 1:
+            if steps == 1:
+                cuts.append(
+                    cut(
+                        "4.3",
+                        "a turn of 45° is a level-2 rule: no turn",
+                        "поворот на 45° — правило 2 уровня: поворот не выполнен",
+                    )
+                )
+                ex.set(0.0)
+                return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
+            steps = 2
+            cuts.append(
+                cut(
+                    "4.3",
+                    "a turn of 135° at level 1: turned 90° (45° is a level-2 rule)",
+                    "поворот на 135° на 1 уровне: выполнен поворот на 90°",
+                )
+            )
+        new_facing = u.facing.turned(steps if signed > 0 else -steps)
+        col = _column(state, u.cell)
+        parts = {4: ["turn_180"], 2: ["turn_90"], 1: ["turn_45"], 3: ["turn_90", "turn_45"]}[steps]
+        if steps == 3:
+            ex.step(
+                Text(
+                    "135° = 90° + 45° (reconstructed: 4.3 gives no 135° turn)",
+                    "135° = 90° + 45° (восстановлено)",
+                ),
+                kind="note",
+                rule="4.3",
+            )
+        cost = sum(float(rules.value("turning", p, col)) for p in parts)
+        ex.step(
+            Text(f"time for {45 * steps}°", f"время поворота на {45 * steps}°"),
+            cost,
+            unit="turn",
+            rule="4.3",
+        )
+        new = _spend(replace(u, facing=u.facing), cost, "turning", new_facing, (), ex)
+        if new.busy is None:
+            new = replace(new, facing=new_facing)
+        if bool(state.theatre["road"].values[terrain.index(state.theatre, u.cell)]):
+            new = replace(new, road_dropped=True)
+            ex.step(
+                Text(
+                    "turned on a road: the rest of the move is off the road's speed",
+                    "поворот на дороге: далее — по местности",
+                ),
+                kind="note",
+                rule="4.3",
+            )
+        ex.set(cost)
+        return state.with_units([new]), Result(
+            order.format("ru"), _where(new), ex.freeze(), tuple(cuts)
+        )
+
+
+def _cannot_turn(state: GameState, u: UnitState) -> Text | None:
+    if u.busy is not None:
+        if u.busy.what == "crossing":
+            return Text(
+                f"{u.ref} is crossing a river: no turning on a river",
+                f"{u.ref} переправляется: поворот на реке невозможен",
+            )
+        return Text(f"{u.ref} is busy ({u.busy.what})", f"{u.ref} занята ({u.busy.what})")
+    if state.level >= 2:
+        i, j = terrain.index(state.theatre, u.cell)
+        if state.theatre["trail"].values[i, j] and terrain.narrows(state.theatre)[i, j]:
+            return Text(
+                f"{u.ref} is on a trail: no turning on trails",
+                f"{u.ref} на тропе: поворот невозможен",
+            )
+        if terrain.narrows(state.theatre)[i, j]:
+            return Text(
+                f"{u.ref} is in a narrow: no turning there", f"{u.ref} в узости: поворот невозможен"
+            )
+    return None
+
+
+def frontage(state: GameState, order: Frontage, rules: RuleSet) -> tuple[GameState, Result]:
+    """Stretch a division's front to 1x2 or contract it to 1x1, 10 km a turn (4.6, level 2)."""
+    u = state.unit(order.unit)
+    verb = ("Extend", "Растянуть") if order.extend else ("Contract", "Сжать")
+    title = Text(
+        f"{verb[0]} the front of {u.ref} to {order.cell}", f"{verb[1]} фронт {u.ref}: {order.cell}"
+    )
+    cuts: list[Cut] = []
+    with explain(title, rule="4.6", unit="turn") as ex:
+        why = _frontage_problem(state, u, order, rules)
+        if why is not None:
+            cuts.append(Cut(why, "4.6"))
+            ex.set(0.0)
+            return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
+        km = float(rules.value("scale", "cell_km"))
+        pace = float(rules.value("frontage", "km_per_turn"))
+        cost = km / pace
+        ex.step(
+            Text(f"{km:g} km at {pace:g} km a turn", f"{km:g} км по {pace:g} км за ход"),
+            cost,
+            unit="turn",
+            rule="4.6",
+        )
+        cells = (u.cell, order.cell) if order.extend else (order.cell,)
+        new = _spend(
+            replace(u, cells=cells if cost <= u.left + 1e-9 else u.cells),
+            cost,
+            "frontage",
+            None,
+            cells,
+            ex,
+        )
+        ex.set(cost)
+        return state.with_units([new]), Result(
+            order.format("ru"), _where(new), ex.freeze(), tuple(cuts)
+        )
+
+
+def _frontage_problem(
+    state: GameState, u: UnitState, order: Frontage, rules: RuleSet
+) -> Text | None:
+    if not rules.active("frontage"):
+        return Text(
+            "changing the frontage is a level-2 rule (4.6)",
+            "изменение ширины фронта — правило 2 уровня (4.6)",
+        )
+    if u.busy is not None or u.left <= 0:
+        return Text(f"{u.ref} has no time for it this turn", f"у {u.ref} нет на это времени")
+    if not order.extend:
+        if len(u.cells) != 2:
+            return Text(f"{u.ref} already stands on one square", f"{u.ref} уже на одной клетке")
+        if order.cell not in u.cells:
+            return Text(
+                f"{order.cell} is not one of its squares {u.cells[0]}, {u.cells[1]}",
+                f"{order.cell} — не ее клетка",
+            )
+        return None
+    if len(u.cells) != 1:
+        return Text(f"{u.ref} already stands on two squares", f"{u.ref} уже на двух клетках")
+    d_lon, d_lat = u.cell.offset(order.cell)
+    if abs(d_lon) + abs(d_lat) != 1:
+        return Text(
+            f"{order.cell} is not beside {u.cell} (the front grows along the grid by one square)",
+            f"{order.cell} не рядом с {u.cell}",
+        )
+    if Direction.from_delta(d_lon, d_lat) in (u.facing, u.facing.turned(4)):
+        return Text(
+            f"{order.cell} lies ahead or behind: the front grows sideways",
+            f"{order.cell} впереди или позади: фронт растягивается вбок",
+        )
+    if not terrain.on_map(state.theatre, order.cell) or state.occupants(order.cell):
+        return Text(f"{order.cell} is taken or off the map", f"{order.cell} занята или вне карты")
+    relief = Relief(
+        int(
+            terrain.relief_at_level(state.theatre, state.level)[
+                terrain.index(state.theatre, order.cell)
+            ]
+        )
+    )
+    if relief == Relief.WATER:
+        return Text(f"{order.cell} is water", f"{order.cell} — вода")
+    return None

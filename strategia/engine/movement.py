@@ -1,0 +1,469 @@
+"""Movement (chapter 4): moving forward, along roads and back, turning, changing the frontage.
+
+Every order is carried out as far as the rules allow (9.3): a т.д. ordered 30 km through hills
+moves 20. What was cut, and why, is in the result for the mediator; the player's account says
+only where the unit is. An order that makes no sense at all (a unit of another side, a unit with
+nothing to do) raises an `OrderError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from strategia import terrain
+from strategia.engine.costs import (
+    HOW,
+    INF,
+    STEP_KM,
+    Reach,
+    ReachRequest,
+    StepCosts,
+    radius,
+    reach_many,
+    speeds,
+    step_costs,
+)
+from strategia.engine.result import Cut, OrderError, Result, cut
+from strategia.explain import Trace, explain, quiet, record
+from strategia.geometry import Cell, Direction
+from strategia.i18n import Text
+from strategia.notation import Placement, UnitRef
+from strategia.orders import Frontage, Move, Turn
+from strategia.rules import RuleSet
+from strategia.state import Busy, GameState, UnitState
+from strategia.terrain import RELIEF_TERRAIN_KEY, TRAIL_TERRAIN_KEY, Relief
+
+MODES = ("forward", "road", "withdraw")
+FASTEST_KM = 50.0  # the fastest pace in table 4 (м.д. on roads), for the search window
+
+
+def _closed_roads(state: GameState) -> frozenset[Cell]:
+    return frozenset(
+        c.cell
+        for c in state.closures
+        if c.what in ("road-movement", "bridge") and c.until_turn >= state.turn
+    )
+
+
+def unit_costs(state: GameState, u: UnitState, rules: RuleSet, mode: str = "forward") -> StepCosts:
+    """The step costs for this unit's type: roads unless it turned on one this move (4.3).
+
+    The table cells are looked up quietly here; each step's explanation records the ones it used.
+    """
+    with quiet():
+        sp = speeds(u.division.kind, rules)
+    costs = step_costs(
+        state.theatre, sp, state.level, _closed_roads(state), use_roads=not u.road_dropped
+    )
+    if mode != "road":
+        return costs
+    return StepCosts(
+        sp, np.where(costs.how == 1, costs.cost, INF), costs.how, costs.river, costs.crosses
+    )
+
+
+def _request(
+    state: GameState, u: UnitState, rules: RuleSet, mode: str, budget: float | None = None
+) -> ReachRequest:
+    if mode not in MODES:
+        raise OrderError(f"unknown movement mode {mode!r}: {', '.join(MODES)}")
+    costs = unit_costs(state, u, rules, mode)
+    facing = u.facing
+    with quiet():
+        max_dev = float(rules.value("movement_limits", "max_deviation"))
+    if mode == "forward":
+        dirs = tuple(facing.turned(t).index for t in (-1, 0, 1))
+        sector: tuple[Direction, float] | None = (facing, max_dev)
+    elif mode == "withdraw":
+        back = facing.turned(4)
+        dirs = tuple(back.turned(t).index for t in (-1, 0, 1))
+        sector = (back, max_dev)
+    else:
+        dirs = tuple(range(8))
+        sector = None
+    factor = 1.0
+    if mode == "withdraw":
+        key = (
+            "speed_factor_level3"
+            if rules.active("withdrawal", "speed_factor_level3")
+            else "speed_factor"
+        )
+        with quiet():
+            factor = 1.0 / float(rules.value("withdrawal", key))
+    left = (0.0 if u.busy is not None else u.left) if budget is None else budget
+    return ReachRequest(u.cell, costs, dirs, left, sector, factor)
+
+
+def _blocked(state: GameState) -> np.ndarray:
+    return state.occupancy() > 0
+
+
+def reach(state: GameState, ref: UnitRef, rules: RuleSet, mode: str = "forward") -> Reach:
+    """Where a unit can move this turn, with the cheapest path to each cell (4.2-4.4)."""
+    u = state.unit(ref)
+    req = _request(state, u, rules, mode)
+    return reach_many(
+        [req], _blocked(state), radius(max(req.budget, 0.01) * req.cost_factor, FASTEST_KM)
+    )[0]
+
+
+def reach_all(
+    state: GameState, rules: RuleSet, refs: list[UnitRef] | None = None, mode: str = "forward"
+) -> dict[UnitRef, Reach]:
+    """Every unit's reachable area this turn, in one search."""
+    refs = list(state.units) if refs is None else refs
+    reqs = [_request(state, state.unit(r), rules, mode) for r in refs]
+    reaches = reach_many(reqs, _blocked(state), radius(1.0, FASTEST_KM))
+    return dict(zip(refs, reaches, strict=True))
+
+
+# --- moving ---------------------------------------------------------------------------------------
+
+
+def _label_step(
+    state: GameState, costs: StepCosts, a: Cell, b: Cell, cost: float, rules: RuleSet
+) -> None:
+    """Record one step with its cost and the table cells the cost comes from."""
+    ds = state.theatre
+    k = Direction.from_delta(*a.offset(b)).index
+    i, j = terrain.index(ds, a)
+    how = HOW[int(costs.how[k, i, j])]
+    relief = terrain.relief_at_level(ds, state.level)
+    ra, rb = Relief(int(relief[i, j])), Relief(int(relief[terrain.index(ds, b)]))
+    km = float(STEP_KM[k])
+    col = costs.speeds.kind.key if costs.speeds.kind.key != "fortress" else "rifle"
+    where_en = {"road": "road", "trail": "trail", "ground": "off the roads"}[how]
+    where_ru = {"road": "дорога", "trail": "тропа", "ground": "местность"}[how]
+    label = Text(
+        f"{a} → {b}: {km:.3g} km, {where_en}, {RELIEF_TERRAIN_KEY[ra]} → {RELIEF_TERRAIN_KEY[rb]}",
+        f"{a} → {b}: {km:.3g} км, {where_ru}",
+    )
+    with explain(label, rule="table 4", unit="turn") as g:
+        if how == "road":
+            rules.value("movement", "road", col)
+        else:
+            keys = TRAIL_TERRAIN_KEY if how == "trail" else {}
+            for row in sorted({keys.get(r, RELIEF_TERRAIN_KEY[r]) for r in (ra, rb)}):
+                if row in rules.entry("movement").rows and rules.active("movement", row):
+                    rules.value("movement", row, col)
+            if costs.crosses[k, i, j]:
+                rules.value("movement", "river", col)
+        g.set(round(cost, 6))
+
+
+def _full_path(
+    state: GameState, u: UnitState, rules: RuleSet, mode: str, target: Cell
+) -> tuple[list[Cell], float]:
+    """The cheapest path to `target` whatever the budget: (path, cost); ([], INF) if none.
+
+    A target held only by the unit's own side may be entered (and the counters collide, 4.12).
+    """
+    d = max(abs(x) for x in u.cell.offset(target)) + 2
+    req = replace(_request(state, u, rules, mode), budget=50.0)
+    blocked = _blocked(state)
+    if (
+        terrain.on_map(state.theatre, target)
+        and not _enemy_of(state, u)[terrain.index(state.theatre, target)]
+    ):
+        blocked[terrain.index(state.theatre, target)] = False
+    r = reach_many([req], blocked, d)[0]
+    return r.path_to(target), r.cost_to(target)
+
+
+def _sector_ok(u: UnitState, target: Cell, mode: str, max_dev: float) -> tuple[bool, float]:
+    if mode == "road" or target == u.cell:
+        return True, 0.0
+    facing = u.facing if mode == "forward" else u.facing.turned(4)
+    fx, fy = facing.delta
+    dx, dy = u.cell.offset(target)
+    cos = (dx * fx + dy * fy) / (math.hypot(fx, fy) * math.hypot(dx, dy))
+    angle = math.degrees(math.acos(max(-1.0, min(1.0, cos))))
+    return angle <= max_dev + 1e-9, angle
+
+
+def _enemy_of(state: GameState, u: UnitState) -> np.ndarray:
+    side = state.scenario.state(u.owner).side
+    mask = np.zeros(terrain.size(state.theatre), dtype=bool)
+    for other in state.units.values():
+        if state.scenario.state(other.owner).side != side:
+            for c in other.cells:
+                mask[terrain.index(state.theatre, c)] = True
+    return mask
+
+
+def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Result]:
+    """Carry out a movement order as far as possible (4.2-4.4, 4.7, 4.12, 9.3)."""
+    u = state.unit(order.unit)
+    mode = order.mode
+    words = {
+        "forward": ("forward", "поступательно"),
+        "road": ("along roads", "по дорогам"),
+        "withdraw": ("withdrawing", "отход"),
+    }[mode]
+    title = Text(
+        f"Move of {u.ref} from {u.cell}, {words[0]}", f"Перемещение {u.ref} из {u.cell}, {words[1]}"
+    )
+    cuts: list[Cut] = []
+    rule = {"forward": "4.2", "road": "4.1", "withdraw": "4.4"}[mode]
+    with explain(title, rule=rule, unit="turn") as ex:
+        if u.busy is not None:
+            why = Text(
+                f"{u.ref} is busy ({u.busy.what}, {u.busy.left:g} turn(s) left): it does not move",
+                f"{u.ref} занята ({u.busy.what}, осталось {u.busy.left:g}): не перемещается",
+            )
+            return _unchanged(state, u, order, ex, [Cut(why, "9.3")])
+        if u.left <= 0:
+            why = Text(f"{u.ref} has used this turn", f"{u.ref} уже использовала ход")
+            return _unchanged(state, u, order, ex, [Cut(why, "9.3")])
+        ex.step(Text("share of the turn left", "остаток хода"), u.left, unit="turn", rule="4.3")
+        max_dev = float(rules.value("movement_limits", "max_deviation"))
+        req = _request(state, u, rules, mode)
+        if req.cost_factor != 1.0:
+            rules.value("withdrawal", "speed_factor_level3")
+            ex.step(
+                Text(
+                    "withdrawal at level 3: each step takes",
+                    "отход на 3 уровне: каждый шаг занимает",
+                ),
+                req.cost_factor,
+                unit="× its time",
+                rule="4.4",
+            )
+        enemy = _enemy_of(state, u)
+        pos, left = u.cell, u.left
+        steps: list[tuple[Cell, Cell, float]] = []
+        crossing: tuple[Cell, Cell, float] | None = None
+        for target in (*order.via, order.to):
+            ok, angle = _sector_ok(u, target, mode, max_dev)
+            if not ok:
+                cuts.append(
+                    cut(
+                        "4.2",
+                        f"{target} lies {angle:.0f}° off the facing; "
+                        f"movement may deviate at most {max_dev:g}°",
+                        f"{target}: отклонение {angle:.0f}° больше допустимых {max_dev:g}°",
+                    )
+                )
+                break
+            here = replace(u, cells=(pos,), spent=1.0 - left)
+            leg, cost = _full_path(state, here, rules, mode, target)
+            if not leg:
+                leg, cost = _towards(state, here, rules, mode, target, left)
+                cuts.append(
+                    cut(
+                        "9.3",
+                        f"no way for {u.ref} to {target}: moved as near as it can",
+                        f"нет пути для {u.ref} в {target}: продвинута как можно ближе",
+                    )
+                )
+            for a, b in itertools.pairwise(leg):
+                k = Direction.from_delta(*a.offset(b)).index
+                step = (
+                    float(req.costs.cost[(k, *terrain.index(state.theatre, a))]) * req.cost_factor
+                )
+                if enemy[terrain.index(state.theatre, b)]:
+                    cuts.append(
+                        cut(
+                            "9.8",
+                            f"{b} is held by the enemy: stopped at {a} (an attack is an order)",
+                            f"{b} занята противником: остановлена в {a} (атака — отдельный приказ)",
+                        )
+                    )
+                    break
+                i, j = terrain.index(state.theatre, a)
+                if (
+                    step > left + 1e-9
+                    and req.costs.crosses[k, i, j]
+                    and np.isfinite(step)
+                    and left > 0
+                ):
+                    crossing = (a, b, round(step - left, 9))
+                    cuts.append(
+                        cut(
+                            "table 4",
+                            f"crossing the river from {a} to {b} takes {step:.3g} turns: begun, "
+                            f"{crossing[2]:.3g} more to go",
+                            f"переправа из {a} в {b} занимает {step:.3g} хода: начата, "
+                            f"осталось {crossing[2]:.3g}",
+                        )
+                    )
+                    break
+                if step > left + 1e-9:
+                    cuts.append(
+                        cut(
+                            "9.3",
+                            f"the way to {target} costs {cost:.3g} turns, {u.left:.3g} were left: "
+                            f"stopped at {a}",
+                            f"путь до {target} стоит {cost:.3g} хода, оставалось {u.left:.3g}: "
+                            f"остановлена в {a}",
+                        )
+                    )
+                    break
+                left = round(left - step, 9)
+                steps.append((a, b, step))
+            pos = steps[-1][1] if steps else pos
+            if pos != target:
+                break
+        steps, left = _stacking(state, u, steps, left, rules, cuts)
+        for a, b, step in steps:
+            _label_step(state, req.costs, a, b, step, rules)
+        path = [u.cell] + [b for _, b, _ in steps]
+        used = round(u.left - left, 9)
+        new = _arrive(state, u, path, mode, used, cuts, rules)
+        if crossing is not None:
+            a, b, rest = crossing
+            _label_step(state, req.costs, a, b, round(left + rest, 9), rules)
+            new = replace(new, cells=(a,), spent=1.0, busy=Busy("crossing", rest, (b,)))
+            used = round(u.left, 9)
+        ex.step(Text("turns used", "затрачено ходов"), used, unit="turn")
+        ex.set(used)
+        new_state = state.with_units([new, *_collisions(state, new, rules)])
+        return new_state, Result(order.format("ru"), _where(new), ex.freeze(), tuple(cuts))
+
+
+def _stacking(
+    state: GameState,
+    u: UnitState,
+    steps: list[tuple[Cell, Cell, float]],
+    left: float,
+    rules: RuleSet,
+    cuts: list[Cut],
+) -> tuple[list[tuple[Cell, Cell, float]], float]:
+    """Level 2: at most 5 regiments on a cell (4.12); a move that would end on more stops short."""
+    if not steps or not rules.active("stacking", "max_regiments"):
+        return steps, left
+    end = steps[-1][1]
+    there = sum(len(o.division.regiments) for o in state.occupants(end) if o.ref != u.ref)
+    if there == 0:
+        return steps, left
+    cap = int(rules.value("stacking", "max_regiments"))
+    total = there + len(u.division.regiments)
+    if total <= cap:
+        return steps, left
+    cuts.append(
+        cut(
+            "4.12",
+            f"{end} would hold {total} regiments, at most {cap}: stopped at {steps[-1][0]}",
+            f"в {end} оказалось бы {total} полков, не более {cap}: остановлена в {steps[-1][0]}",
+        )
+    )
+    return steps[:-1], round(left + steps[-1][2], 9)
+
+
+def _where(u: UnitState) -> Text:
+    """The unit's position in journal notation (a 1x2 counter along the grid, else its head)."""
+    cells = (
+        u.cells
+        if len(u.cells) == 2
+        and (u.cells[0].lon == u.cells[1].lon or u.cells[0].lat == u.cells[1].lat)
+        else u.cells[:1]
+    )
+    p = Placement(u.ref, cells, u.facing)
+    return Text(p.format("en"), p.format("ru"))
+
+
+def _towards(
+    state: GameState, u: UnitState, rules: RuleSet, mode: str, target: Cell, left: float
+) -> tuple[list[Cell], float]:
+    """The path to the reachable cell nearest `target` when no path reaches it."""
+    r = reach_many(
+        [replace(_request(state, u, rules, mode), budget=left)],
+        _blocked(state),
+        radius(left, FASTEST_KM),
+    )[0]
+    cells = r.cells() or [u.cell]
+    best = min(cells, key=lambda c: (c.km(target), r.cost_to(c)))
+    return r.path_to(best) or [u.cell], r.cost_to(best)
+
+
+def _arrive(
+    state: GameState,
+    u: UnitState,
+    path: list[Cell],
+    mode: str,
+    used: float,
+    cuts: list[Cut],
+    rules: RuleSet,
+) -> UnitState:
+    """The unit at the end of its path: facing, counter shape (4.6, 4.7), time used."""
+    head = path[-1]
+    facing = u.facing
+    if mode == "road" and len(path) > 1:
+        facing = Direction.from_delta(*path[-2].offset(head))
+        if facing != u.facing:
+            record(
+                Text(
+                    f"turned with the road to face {facing.en}",
+                    f"развернута по дороге фронтом на {facing.ru}",
+                ),
+                None,
+                kind="note",
+                rule="4.2",
+            )
+    cells: tuple[Cell, ...] = (head,)
+    if len(u.cells) == 2 and len(path) > 1:
+        d_lon, d_lat = u.cells[0].offset(u.cells[1])
+        tail = Cell(head.lon + d_lon, head.lat + d_lat)
+        if (
+            terrain.on_map(state.theatre, tail)
+            and not state.occupants(tail)
+            and _passable(state, u, tail, rules)
+        ):
+            cells = (head, tail)
+        else:
+            cuts.append(
+                cut(
+                    "4.6",
+                    f"no room for the second square at {tail}: the front contracts to {head}",
+                    f"нет места для второй клетки {tail}: фронт сжат в {head}",
+                )
+            )
+    elif len(u.cells) == 2:
+        cells = u.cells
+    if (
+        state.level >= 2
+        and len(path) > 1
+        and bool(terrain.narrows(state.theatre)[terrain.index(state.theatre, head)])
+    ):
+        cells = (head, path[-2])
+        record(
+            Text(
+                f"in a narrow: stretched to 1x2 along its path, {head} and {path[-2]}",
+                f"в узости: вытянута 1*2 вдоль пути, {head} и {path[-2]}",
+            ),
+            None,
+            kind="note",
+            rule="4.7",
+        )
+    return replace(u, cells=cells, facing=facing, spent=round(u.spent + used, 9))
+
+
+def _passable(state: GameState, u: UnitState, cell: Cell, rules: RuleSet) -> bool:
+    sp = speeds(u.division.kind, rules)
+    relief = Relief(
+        int(terrain.relief_at_level(state.theatre, state.level)[terrain.index(state.theatre, cell)])
+    )
+    return sp.ground.get(relief, 0.0) > 0
+
+
+def _collisions(state: GameState, new: UnitState, rules: RuleSet) -> list[UnitState]:
+    """4.12: divisions that end on one cell lose their next turn and are not combat-capable."""
+    others = [o for o in state.units.values() if o.ref != new.ref and set(o.cells) & set(new.cells)]
+    if not others:
+        return []
+    lost = float(rules.value("stacking", "collision_lost_turns"))
+    busy = Busy("collided", lost)
+    return [replace(o, busy=busy, combat_capable=False) for o in others] + [
+        replace(new, busy=busy, combat_capable=False)
+    ]
+
+
+def _unchanged(
+    state: GameState, u: UnitState, order: Move | Turn | Frontage, ex: Trace, cuts: list[Cut]
+) -> tuple[GameState, Result]:
+    ex.set(0.0)
+    return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))

@@ -1,0 +1,64 @@
+"""What executing an order produced: the journal's account, the explanation, what was cut (9.3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from strategia.errors import StrategiaError
+from strategia.explain import Step
+from strategia.i18n import Lang, Text
+
+
+class OrderError(StrategiaError):
+    """An order that makes no sense at all (another side's unit, nothing to do); nothing changes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """A part of an order not carried out, and why (9.3): for the mediator, never the player."""
+
+    reason: Text
+    rule: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reason": self.reason.to_json(), "rule": self.rule}
+
+
+def cut(rule: str, en: str, ru: str) -> Cut:
+    """A Cut with its reason in both languages."""
+    return Cut(Text(en, ru), rule)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The outcome of one order."""
+
+    order: str  # the order as given, in canonical notation
+    outcome: Text  # what happened, in journal notation ("17 с.д. - 45,24")
+    explanation: Step
+    cuts: tuple[Cut, ...] = ()
+
+    @property
+    def was_cut(self) -> bool:
+        return bool(self.cuts)
+
+    def text(self, lang: Lang = "en") -> str:
+        return self.outcome(lang)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "order": self.order,
+            "outcome": self.outcome.to_json(),
+            "cuts": [c.to_json() for c in self.cuts],
+            "explanation": self.explanation.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Result:
+        return cls(
+            order=d["order"],
+            outcome=Text.of(d["outcome"]),
+            explanation=Step.from_json(d["explanation"]),
+            cuts=tuple(Cut(Text.of(c["reason"]), c["rule"]) for c in d.get("cuts", ())),
+        )

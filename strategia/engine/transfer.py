@@ -1,0 +1,318 @@
+"""Transfers of troops between cities (4.5): the route, the day's stages, the turns, the schedule.
+
+A transfer takes `base_turns` plus `turns_per_node` for each transport node (a cell where more
+than three routes meet), whatever the distance; the troops move at the end of each turn to the
+next node. Readings taken:
+
+- The comment's 200-800 rule decides where a day's stage ends: at the next node along the
+  shortest route that is at least `day_min_km` and at most `day_max_km` away (nodes nearer are
+  passed); with no such node, at the goal if it is within `day_max_km`, else at a quasi-node,
+  the farthest city in [min, max], else the route cell at (or just short of) `day_max_km`.
+- The rule's "a turn per transport node" counts the stops: the nodes where a stage ends and the
+  quasi-nodes. On maps whose nodes lie more than 200 km apart this is the rule's own count; it
+  keeps a long hop with no node from costing nothing and nodes crowded together from costing a
+  turn each.
+- The base turns are the assembly at the start (all but one) and the arrival; each stop holds
+  the division `turns_per_node` turns. "On turn N" the division is where the schedule puts it at
+  the end of turn N (turn 1 at the start, the last turn at the goal); a transfer attacked on
+  turn N ends there.
+
+At level 1 railways do not exist (a level-2 layer) and a transfer goes by road; from level 2
+`rail_only` limits it to railways (by road it is a march, 4.8), or, set to 0 by a house rule,
+lets it use roads and railways alike.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import xarray as xr
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
+
+from strategia import terrain
+from strategia.errors import StrategiaError
+from strategia.explain import Explained, Trace, explain
+from strategia.geometry import Cell
+from strategia.i18n import Text
+from strategia.rules import RuleSet
+
+RULE = "4.5"
+NETWORKS = {
+    ("rail",): Text("railway", "железная дорога"),
+    ("road",): Text("road", "дорога"),
+    ("road", "rail"): Text("road or railway", "дорога или железная дорога"),
+}
+WHAT = {
+    "assemble": Text("assembling at the point of departure", "сосредоточение в пункте отправки"),
+    "node": Text("at a transport node", "в транспортном узле"),
+    "quasi": Text("at a quasi-node", "в квазиузле"),
+    "arrive": Text("at the destination", "в пункте назначения"),
+}
+READING = Text(
+    "reading: the rule's «a turn per transport node» counts the nodes where a day's stage ends "
+    "(nodes passed are not counted, quasi-nodes are)",
+    "толкование: «по ходу на каждый транспортный узел» — считаются узлы, где кончается дневной "
+    "перегон (проезжаемые не считаются, квазиузлы считаются)",
+)
+RECOVERY = Text(
+    "not combat-capable in transit (9.17); combat capability regained in",
+    "в пути небоеспособны (9.17); боеспособность восстанавливается за",
+)
+
+
+class TransferError(StrategiaError):
+    """A transfer that cannot be made: names the cells and the problem."""
+
+
+class Position(NamedTuple):
+    """Where a division in transfer is on a turn of it (at the end of that turn)."""
+
+    turn: int
+    cell: Cell
+    what: str  # a key of WHAT
+
+    @property
+    def label(self) -> Text:
+        return WHAT[self.what]
+
+
+@dataclass(frozen=True, slots=True)
+class TransferPlan:
+    """A transfer planned by 4.5: route, stops (nodes and quasi-nodes), turns and schedule."""
+
+    start: Cell
+    goal: Cell
+    network: tuple[str, ...]  # the route layers used: ("rail",), ("road",) or both
+    route: tuple[Cell, ...]  # every cell, start and goal included
+    km: float
+    stops: tuple[Cell, ...]  # intermediate stops, in order
+    quasi: tuple[bool, ...]  # for each stop: a quasi-node (not a transport node)
+    stage_km: tuple[float, ...]  # each day's stage, len(stops) + 1 of them
+    turns: int
+    schedule: tuple[Position, ...]  # one per turn
+    recovery_turns: int  # to regain combat capability after arrival (9.17)
+
+
+def position_after(plan: TransferPlan, turns_elapsed: int) -> Cell:
+    """Where the division is once `turns_elapsed` turns of the transfer have passed."""
+    if turns_elapsed < 0:
+        raise TransferError(f"transfer {plan.start} -> {plan.goal}: {turns_elapsed} turns elapsed")
+    if turns_elapsed >= plan.turns:
+        return plan.goal
+    return plan.start if turns_elapsed == 0 else plan.schedule[turns_elapsed - 1].cell
+
+
+def cut_short(plan: TransferPlan, at_turn: int) -> Cell:
+    """Where a transfer attacked on turn `at_turn` (1-based) ends: its position on that turn."""
+    if not 1 <= at_turn <= plan.turns:
+        raise TransferError(
+            f"transfer {plan.start} -> {plan.goal}: attacked on turn {at_turn}, "
+            f"but the transfer lasts turns 1 to {plan.turns}"
+        )
+    return plan.schedule[at_turn - 1].cell
+
+
+def plan_transfer(
+    ds: xr.Dataset, start: Cell, goal: Cell, rules: RuleSet
+) -> Explained[TransferPlan]:
+    """The transfer of a division from city `start` to city `goal` (4.5), with its explanation."""
+    where = f"transfer {start} -> {goal}"
+    for cell in (start, goal):
+        if not terrain.on_map(ds, cell):
+            w, h = terrain.size(ds)
+            raise TransferError(f"{where}: {cell} is off the map, which is {w} x {h}")
+        if ds["settlement"].values[terrain.index(ds, cell)] == 0:
+            raise TransferError(f"{where}: {cell} is not a city")
+    if start == goal:
+        raise TransferError(f"{where}: the start and the goal are the same cell")
+    names = {c: n for n, c in terrain.places(ds)}
+
+    def name(c: Cell) -> str:
+        return f"{names[c]} ({c})" if c in names else str(c)
+
+    with explain(Text(f"Transfer {name(start)} -> {name(goal)}"), rule=RULE, unit="turn") as ex:
+        network = _network(rules, ex)
+        net = NETWORKS[network]
+        steps = np.logical_or.reduce([terrain.route_steps(ds, k, rules.level) for k in network])
+        label = Text(f"shortest route by {net.en}", f"кратчайший путь: {net.ru}")
+        with explain(label, rule=RULE, unit="km") as g:
+            path, dist = _shortest(ds, steps, float(rules.value("scale", "cell_km")), start, goal)
+            if path is None:
+                hint = _hint(ds, rules, start, goal, network)
+                raise TransferError(f"{where}: no {net.en} connects them{hint}")
+            g.step(Text("cells on the route", "клеток на пути"), len(path), rule=RULE)
+            g.set(round(float(dist[-1]), 1))
+        route = tuple(Cell(int(ds.lon[i]), int(ds.lat[j])) for i, j in path)
+        label = Text("day's stages (200-800 km)", "дневные перегоны (200-800 км)")
+        with explain(label, rule=RULE) as g:
+            picked = _stages_explained(ds, rules, g, network, steps, path, dist, route, name)
+        stops = tuple(route[i] for i, _ in picked)
+        quasi = tuple(q for _, q in picked)
+        with explain(Text("turns", "ходов"), rule=RULE, unit="turn") as g:
+            base = int(rules.value("rail_transfer", "base_turns"))
+            per = int(rules.value("rail_transfer", "turns_per_node"))
+            turns = base + per * len(stops)
+            g.step(Text(f"{base} + {per} × {len(stops)}"), turns, unit="turn", rule=RULE)
+            g.set(turns)
+        with explain(RECOVERY, rule=RULE, unit="turn") as g:
+            recovery = int(rules.value("rail_transfer", "recovery_turns"))
+            g.set(recovery)
+        schedule = _schedule(start, goal, stops, quasi, base, per)
+        with explain(Text("schedule (end of turn)", "график (на конец хода)"), rule=RULE) as g:
+            for p in schedule:
+                at = (f"turn {p.turn}: {name(p.cell)}, ", f"ход {p.turn}: {name(p.cell)}, ")
+                g.step(Text(at[0] + p.label.en, at[1] + p.label.ru), rule=RULE)
+        ends = [0, *(i for i, _ in picked), len(route) - 1]
+        stage_km = tuple(round(float(dist[b] - dist[a]), 1) for a, b in itertools.pairwise(ends))
+        km = round(float(dist[-1]), 1)
+        ex.set(turns)
+        return ex.explained(
+            TransferPlan(
+                start, goal, network, route, km, stops, quasi, stage_km, turns, schedule, recovery
+            )
+        )
+
+
+def _stages_explained(
+    ds: xr.Dataset,
+    rules: RuleSet,
+    g: Trace,
+    network: tuple[str, ...],
+    steps: np.ndarray,
+    path: list[tuple[int, int]],
+    dist: np.ndarray,
+    route: tuple[Cell, ...],
+    name: Callable[[Cell], str],
+) -> list[tuple[int, bool]]:
+    """The stops (route index, quasi) by the 200-800 rule, each node and stage recorded."""
+    label = Text("transport nodes on the route", "транспортные узлы на пути")
+    with explain(label, rule=RULE) as gn:
+        min_roads = int(rules.value("rail_transfer", "node_min_roads"))
+    if len(network) == 1:
+        nodes = terrain.transport_nodes(ds, min_roads, network[0])
+    else:
+        nodes = steps.sum(axis=0) >= min_roads
+    ii, jj = np.array(path).T
+    is_node = np.asarray(nodes[ii, jj], dtype=bool)
+    is_node[[0, -1]] = False
+    lo = float(rules.value("rail_transfer", "day_min_km"))
+    hi = float(rules.value("rail_transfer", "day_max_km"))
+    picked = _stages(dist, is_node, ds["settlement"].values[ii, jj] > 0, lo, hi)
+    quasi = dict(picked)
+    for i in np.flatnonzero(is_node).tolist():
+        used = Text("a stop", "остановка") if i in quasi else Text("passed", "проезд")
+        at = name(route[i])
+        gn.step(Text(f"{at}: {used.en}", f"{at}: {used.ru}"), _km(dist[i]), unit="km", rule=RULE)
+    gn.set(int(is_node.sum()))
+    ends = [*quasi, len(route) - 1]
+    for n, (a, b) in enumerate(zip([0, *ends[:-1]], ends, strict=True), 1):
+        kind = WHAT["arrive" if b == len(route) - 1 else "quasi" if quasi[b] else "node"]
+        text = (f"{name(route[a])} -> {name(route[b])}", f"{name(route[a])} → {name(route[b])}")
+        g.step(
+            Text(f"stage {n}: {text[0]}, {kind.en}", f"перегон {n}: {text[1]}, {kind.ru}"),
+            _km(dist[b] - dist[a]),
+            unit="km",
+            rule=RULE,
+        )
+    g.step(READING, kind="note", rule=RULE)
+    g.set(len(picked))
+    return picked
+
+
+def _km(x: float) -> float:
+    return round(float(x), 1)
+
+
+def _network(rules: RuleSet, ex: Trace) -> tuple[str, ...]:
+    """The route layers a transfer may use at the game's level."""
+    if not rules.active("rail_transfer", "rail_only"):
+        ex.step(
+            Text(
+                f"level {rules.level}: railways are a level-2 layer; the transfer goes by road",
+                f"{rules.level} уровень: железных дорог нет (2 уровень); переброска по дорогам",
+            ),
+            kind="note",
+            rule=RULE,
+        )
+        return ("road",)
+    if int(rules.value("rail_transfer", "rail_only")) == 1:
+        return ("rail",)
+    return ("road", "rail")
+
+
+def _shortest(
+    ds: xr.Dataset, steps: np.ndarray, cell_km: float, start: Cell, goal: Cell
+) -> tuple[list[tuple[int, int]] | None, np.ndarray]:
+    """The shortest route (array indices) along `steps`, with the km to each of its cells."""
+    _, w, h = steps.shape
+    ids = np.arange(w * h).reshape(w, h)
+    rows, cols, km = [], [], []
+    for k, (dx, dy) in enumerate(terrain.DELTAS.tolist()):
+        ii, jj = np.nonzero(steps[k])
+        ok = (ii + dx >= 0) & (ii + dx < w) & (jj + dy >= 0) & (jj + dy < h)
+        rows.append(ids[ii[ok], jj[ok]])
+        cols.append(ids[ii[ok] + dx, jj[ok] + dy])
+        km.append(np.full(int(ok.sum()), cell_km * math.hypot(dx, dy)))
+    graph = csr_matrix(
+        (np.concatenate(km), (np.concatenate(rows), np.concatenate(cols))), shape=(w * h, w * h)
+    )
+    s, g = int(ids[terrain.index(ds, start)]), int(ids[terrain.index(ds, goal)])
+    dist, pred = dijkstra(graph, directed=True, indices=s, return_predecessors=True)
+    if not np.isfinite(dist[g]):
+        return None, np.zeros(0)
+    chain = [g]
+    while chain[-1] != s:
+        chain.append(int(pred[chain[-1]]))
+    chain.reverse()
+    return [divmod(c, h) for c in chain], np.asarray(dist[chain], dtype=float)
+
+
+def _hint(ds: xr.Dataset, rules: RuleSet, start: Cell, goal: Cell, network: tuple[str, ...]) -> str:
+    """Why a railway-only transfer fails where a road would serve."""
+    if network != ("rail",):
+        return ""
+    path, _ = _shortest(ds, terrain.route_steps(ds, "road", rules.level), 1.0, start, goal)
+    return "; a road does: by road it is a march (4.8)" if path is not None else ""
+
+
+def _stages(
+    dist: np.ndarray, is_node: np.ndarray, is_town: np.ndarray, lo: float, hi: float
+) -> list[tuple[int, bool]]:
+    """The route indices where a day's stage ends short of the goal, each with `quasi`."""
+    last, cur, eps = len(dist) - 1, 0, 1e-6
+    picked: list[tuple[int, bool]] = []
+    while True:
+        ahead = np.arange(cur + 1, last)
+        reach = dist[ahead] - dist[cur]
+        in_day = ahead[(reach >= lo - eps) & (reach <= hi + eps)]
+        nodes = in_day[is_node[in_day]]
+        if nodes.size:
+            picked.append((int(nodes[0]), False))
+        elif dist[last] - dist[cur] <= hi + eps:
+            return picked
+        else:
+            towns = in_day[is_town[in_day]]
+            within = ahead[reach <= hi + eps]
+            nxt = towns[-1] if towns.size else within[-1] if within.size else cur + 1
+            picked.append((int(nxt), True))
+        cur = picked[-1][0]
+
+
+def _schedule(
+    start: Cell, goal: Cell, stops: tuple[Cell, ...], quasi: tuple[bool, ...], base: int, per: int
+) -> tuple[Position, ...]:
+    """Where the division is on each turn: the base turns are the assembly and the arrival."""
+    cells = [(start, "assemble")] * max(base - 1, 0)
+    for cell, q in zip(stops, quasi, strict=True):
+        cells += [(cell, "quasi" if q else "node")] * per
+    if base >= 1:
+        cells.append((goal, "arrive"))
+    elif cells:
+        cells[-1] = (goal, "arrive")
+    return tuple(Position(t, c, w) for t, (c, w) in enumerate(cells, 1))

@@ -1,0 +1,236 @@
+"""The game state: an immutable snapshot of every unit on the map and what the turn has left.
+
+`GameState` is a value: the engine's functions return new states and never change one.
+A unit's `spent` is the share of the current turn it has used (4.3: a 90° turn leaves half a
+move); `busy` carries what goes on over several turns (crossing a river, a long turn, a march,
+a transfer, regrouping).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from strategia import terrain
+from strategia.geometry import Cell, Direction
+from strategia.kinds import Formation
+from strategia.notation import UnitRef
+from strategia.scenario import Scenario
+from strategia.units import Division
+
+
+@dataclass(frozen=True, slots=True)
+class Busy:
+    """Something a unit is doing over several turns: `what` it is, `left` turns to go, details."""
+
+    what: str  # "crossing", "turning", "march", "transfer", "regrouping", "collided", "recovering"
+    left: float
+    target: tuple[Cell, ...] = ()
+    facing: Direction | None = None
+    plan: tuple[Any, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"what": self.what, "left": self.left}
+        if self.target:
+            d["target"] = [str(c) for c in self.target]
+        if self.facing is not None:
+            d["facing"] = self.facing.key
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class UnitState:
+    """One division (or corps member) on the map."""
+
+    ref: UnitRef
+    owner: str  # the state code
+    division: Division
+    cells: tuple[Cell, ...]  # the counter's squares, the leading one first
+    facing: Direction
+    formation: Formation = Formation.LINEAR
+    corps: UnitRef | None = None
+    spent: float = 0.0
+    road_dropped: bool = False  # 4.3: a turn on a road drops the road for the rest of the move
+    busy: Busy | None = None
+    on_march: bool = False
+    combat_capable: bool = True
+
+    @property
+    def cell(self) -> Cell:
+        return self.cells[0]
+
+    @property
+    def left(self) -> float:
+        """What is left of this turn for the unit (1 = a whole turn)."""
+        left = round(1.0 - self.spent, 6)
+        return left if left > 1e-6 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "unit": str(self.ref),
+            "owner": self.owner,
+            "cells": [str(c) for c in self.cells],
+            "facing": self.facing.key,
+            "formation": self.formation.key,
+            "strengths": [r.strength for r in self.division.regiments],
+            "spent": self.spent,
+            "combat_capable": self.combat_capable,
+        }
+        if self.corps is not None:
+            d["corps"] = str(self.corps)
+        if self.busy is not None:
+            d["busy"] = self.busy.to_json()
+        if self.on_march:
+            d["on_march"] = True
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Closure:
+    """A road, bridge or pass closed by an artillery strike (9.7c) until a turn."""
+
+    cell: Cell
+    what: str  # "road-transfer", "road-movement", "bridge"
+    until_turn: int
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Every unit's position and condition at one moment of the game."""
+
+    scenario: Scenario
+    level: int
+    turn: int = 1
+    units: Mapping[UnitRef, UnitState] = field(default_factory=lambda: MappingProxyType({}))
+    closures: tuple[Closure, ...] = ()
+    at_war: bool = False
+
+    @property
+    def theatre(self) -> Any:
+        return self.scenario.theatre
+
+    def unit(self, ref: UnitRef) -> UnitState:
+        return self.units[ref]
+
+    def side_of(self, ref: UnitRef) -> str:
+        return self.scenario.state(self.units[ref].owner).side
+
+    def with_units(
+        self, changed: Iterable[UnitState], removed: Iterable[UnitRef] = ()
+    ) -> GameState:
+        """This state with some units replaced (or added) and some removed."""
+        units = dict(self.units)
+        for u in changed:
+            units[u.ref] = u
+        for r in removed:
+            units.pop(r, None)
+        return replace(self, units=MappingProxyType(units))
+
+    def occupants(self, cell: Cell) -> list[UnitState]:
+        return [u for u in self.units.values() if cell in u.cells]
+
+    def occupancy(self) -> np.ndarray:
+        """Per cell: 0 empty, else the number of counters on it."""
+        w, h = terrain.size(self.theatre)
+        occ = np.zeros((w, h), dtype=np.int16)
+        for u in self.units.values():
+            for c in u.cells:
+                if terrain.on_map(self.theatre, c):
+                    occ[terrain.index(self.theatre, c)] += 1
+        return occ
+
+    def side_mask(self, side: str) -> np.ndarray:
+        """Cells with a counter of `side`."""
+        w, h = terrain.size(self.theatre)
+        mask = np.zeros((w, h), dtype=bool)
+        for u in self.units.values():
+            if self.scenario.state(u.owner).side == side:
+                for c in u.cells:
+                    if terrain.on_map(self.theatre, c):
+                        mask[terrain.index(self.theatre, c)] = True
+        return mask
+
+    def closed(self, cell: Cell, what: str) -> bool:
+        return any(
+            c.cell == cell and c.what == what and c.until_turn >= self.turn for c in self.closures
+        )
+
+    def __iter__(self) -> Iterator[UnitState]:
+        return iter(self.units.values())
+
+    # --- the context the notation checks orders against ---------------------------------------
+
+    @property
+    def width(self) -> int:
+        return self.scenario.width
+
+    @property
+    def height(self) -> int:
+        return self.scenario.height
+
+    @property
+    def known_units(self) -> list[UnitRef]:
+        refs = list(self.units)
+        refs += [u.corps for u in self.units.values() if u.corps is not None]
+        return list(dict.fromkeys(refs))
+
+
+class _Context:
+    """A GameState seen as a notation context (map size and the units now on the map)."""
+
+    def __init__(self, state: GameState) -> None:
+        self.width = state.width
+        self.height = state.height
+        self.units = state.known_units
+
+
+def context(state: GameState) -> _Context:
+    return _Context(state)
+
+
+def initial_state(scenario: Scenario, level: int | None = None) -> GameState:
+    """The state on mobilisation day: every deployed division on its cells (6.1)."""
+    level = level or scenario.settings.level
+    rules = scenario.rules(level)
+    divisions = scenario.divisions(rules)
+    units: dict[UnitRef, UnitState] = {}
+    for f in scenario.forces:
+        corps_of = {d: c.ref for c in f.corps for d in c.divisions}
+        for p in f.deployment:
+            members = f.divisions_of(p.unit)
+            cells = _spread(p.cells, len(members))
+            for ref, footprint in zip(members, cells, strict=True):
+                facing = p.facing or scenario.default_facing(f.state, footprint[0])
+                units[ref] = UnitState(
+                    ref=ref,
+                    owner=f.state,
+                    division=divisions[ref][1],
+                    cells=footprint,
+                    facing=facing,
+                    corps=corps_of.get(ref),
+                )
+    return GameState(scenario=scenario, level=level, units=MappingProxyType(units))
+
+
+def _spread(cells: tuple[Cell, ...], n: int) -> list[tuple[Cell, ...]]:
+    """The footprints of `n` divisions spread evenly along the line between one or two cells."""
+    if len(cells) == 1 or n == 0:
+        return [cells] * n if n <= 1 else [(cells[0],)] * n
+    a, b = cells
+    d_lon, d_lat = a.offset(b)
+    span = max(abs(d_lon), abs(d_lat))
+    step = (int(np.sign(d_lon)), int(np.sign(d_lat)))
+    line = [Cell(a.lon + k * step[0], a.lat + k * step[1]) for k in range(span + 1)]
+    if n == 1:
+        return [(line[0], line[-1])] if span == 1 else [(line[0],)]
+    out: list[tuple[Cell, ...]] = []
+    for i in range(n):
+        lo = i * len(line) // n
+        hi = (i + 1) * len(line) // n
+        seg = line[lo:hi] or [line[min(lo, len(line) - 1)]]
+        out.append(tuple(seg[:2]))
+    return out
