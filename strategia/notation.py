@@ -55,7 +55,7 @@ class AmbiguousNotationError(NotationError):
 class NotationContext(Protocol):
     """What legality is checked against: the map's size in cells and the known units.
 
-    An empty `units` means units are not checked (and a bare number cannot be resolved).
+    An empty `known_units` means units are not checked (and a bare number cannot be resolved).
     """
 
     @property
@@ -65,7 +65,7 @@ class NotationContext(Protocol):
     def height(self) -> int: ...
 
     @property
-    def units(self) -> Collection[UnitRef]: ...
+    def known_units(self) -> Collection[UnitRef]: ...
 
 
 UnitType = DivisionKind | CorpsKind | None
@@ -331,7 +331,7 @@ class _Reader:
 
     def resolve(self, raw: _RawUnit, context: NotationContext | None) -> UnitRef:
         """The one unit `raw` names among the known units, if any are known."""
-        units = context.units if context is not None else ()
+        units = context.known_units if context is not None else ()
         same_number = sorted({u for u in units if u.number == raw.number}, key=str)
         if raw.kinds:
             refs = [UnitRef(raw.number, k) for k in raw.kinds]

@@ -125,7 +125,7 @@ class Scenario:
         return load_ruleset(self.settings.ruleset, level=level or self.settings.level)
 
     @property
-    def units(self) -> list[UnitRef]:
+    def known_units(self) -> list[UnitRef]:
         """Every unit the scenario names (armies, corps, divisions), for notation context."""
         refs: list[UnitRef] = []
         for f in self.forces:
@@ -155,10 +155,15 @@ class Scenario:
         return out
 
     def default_facing(self, state_code: str, cell: Cell) -> Direction:
-        """Facing the nearest foreign state's border (6.3: parallel to the border goes unsaid)."""
+        """Facing the nearest enemy state (6.3: parallel to the border goes unsaid).
+
+        The enemy is a state of another side, neutrals (Green) last: a Red unit faces Blue.
+        """
         st = self.theatre["state"].values
-        own = [i + 1 for i, s in enumerate(self.states) if s.code == state_code]
-        foreign = (st > 0) & ~np.isin(st, own)
+        side = self.state(state_code).side
+        others = [(i + 1, s) for i, s in enumerate(self.states) if s.side != side]
+        main = [k for k, s in others if s.side != "green"] or [k for k, _ in others]
+        foreign = np.isin(st, main)
         ii, jj = np.nonzero(foreign)
         if len(ii) == 0:
             return Direction.N

@@ -179,19 +179,6 @@ class GameState:
         return list(dict.fromkeys(refs))
 
 
-class _Context:
-    """A GameState seen as a notation context (map size and the units now on the map)."""
-
-    def __init__(self, state: GameState) -> None:
-        self.width = state.width
-        self.height = state.height
-        self.units = state.known_units
-
-
-def context(state: GameState) -> _Context:
-    return _Context(state)
-
-
 def initial_state(scenario: Scenario, level: int | None = None) -> GameState:
     """The state on mobilisation day: every deployed division on its cells (6.1)."""
     level = level or scenario.settings.level

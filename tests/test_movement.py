@@ -399,3 +399,36 @@ def test_turn_order_value_round_trips() -> None:
     o = Turn(UnitRef.parse("5 т.д."), Direction.S)
     assert str(o) == "5 т.д. поворот на юг" and o.format("en") == "5 TD turn S"
     assert eval(repr(o), {"parse_order": parse_order}) == o
+
+
+def test_a_corps_moves_as_one(capsys: pytest.CaptureFixture[str]) -> None:
+    b = (
+        ScenarioBuilder.blank(14, 6)
+        .state("R", "К", "red", lon=(1, 12))
+        .state("B", "С", "blue", lon=(13, 14))
+    )
+    b = b.corps("R", "2 т.к.", "21 т.д.", "22 т.д.").place(
+        "R", "2 т.к. расположен между 2-3 и 2-4 фронтом на восток"
+    )
+    state = initial_state(b.build(), 2)
+    new, res = apply(state, parse_order("2 т.к. на 5,3", state), R[2])
+    assert new.unit(UnitRef.parse("21 т.д.")).cell == Cell(5, 3)
+    assert new.unit(UnitRef.parse("22 т.д.")).cell == Cell(5, 4)
+    assert len([c for c in res.explanation.children if c.rule == "4.2"]) == 2
+
+
+def test_cli_move_and_reach(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from strategia.cli import main
+
+    assert main(["move", "maps/continental.toml", "21 т.д. на 35,35", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (
+        data["outcome"]["ru"].startswith("21 т.д. - 35,35") and data["explanation"]["rule"] == "4.2"
+    )
+    assert main(["reach", "maps/continental.toml", "21 т.д.", "--json"]) == 0
+    cells = {c["cell"] for c in json.loads(capsys.readouterr().out)["cells"]}
+    assert "35,35" in cells
+    assert main(["move", "maps/continental.toml", "21 т.д. на 35,35", "--side", "blue"]) == 2
+    assert "red's, not blue's" in capsys.readouterr().err

@@ -38,7 +38,7 @@ class Board:
 
     width: int = 60
     height: int = 40
-    units: Collection[UnitRef] = frozenset()
+    known_units: Collection[UnitRef] = frozenset()
 
 
 RD17, TC17, TD17 = (
@@ -46,7 +46,7 @@ RD17, TC17, TD17 = (
     UnitRef(17, CorpsKind.TANK),
     UnitRef(17, DivisionKind.TANK),
 )
-KNOWN = Board(units=frozenset({RD17, TC17, UnitRef(2, CorpsKind.TANK), UnitRef(1, None)}))
+KNOWN = Board(known_units=frozenset({RD17, TC17, UnitRef(2, CorpsKind.TANK), UnitRef(1, None)}))
 
 
 def test_board_is_a_notation_context() -> None:
@@ -240,7 +240,7 @@ def test_bare_or_ambiguous_numbers() -> None:
     e = error(AmbiguousNotationError, "17 tank - 45,22")
     assert e.problem == "'17 tank' could be 17 т.д., 17 т.к."
     assert Placement.parse("17 tank - 45,22", KNOWN).unit == TC17
-    assert Placement.parse("17 tank - 45,22", Board(units=[TD17])).unit == TD17
+    assert Placement.parse("17 tank - 45,22", Board(known_units=[TD17])).unit == TD17
     # No known units: nothing to resolve a bare number against.
     error(InvalidNotationError, "17 - 45,22", Board())
 

@@ -174,7 +174,7 @@ def test_the_readme_example_loads() -> None:
     red = sc.forces_of("R")
     assert [str(d) for d in red.divisions_of(UnitRef.parse("1 с.к."))] == ["1 с.д.", "2 с.д."]
     assert red.mobilisation[0].cell == Cell(11, 3)
-    assert UnitRef.parse("121 т.д.") in sc.units
+    assert UnitRef.parse("121 т.д.") in sc.known_units
 
 
 # --- bad input: file, line and column; nothing loaded ------------------------------------------

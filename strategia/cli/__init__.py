@@ -34,7 +34,7 @@ def common_options() -> argparse.ArgumentParser:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from strategia.cli import rules_cmd, scenario_cmd
+    from strategia.cli import move_cmd, rules_cmd, scenario_cmd
 
     parser = argparse.ArgumentParser(
         prog="strategia",
@@ -44,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     parent = common_options()
     rules_cmd.add_commands(sub, parent)
     scenario_cmd.add_commands(sub, parent)
+    move_cmd.add_commands(sub, parent)
     return parser
 
 

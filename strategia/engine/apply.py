@@ -12,9 +12,11 @@ from typing import Any
 from strategia.engine.columns import continue_column, march, transfer
 from strategia.engine.facing import frontage, turn
 from strategia.engine.movement import move
-from strategia.engine.result import OrderError, Result
+from strategia.engine.result import Cut, OrderError, Result
 from strategia.explain import explain
+from strategia.geometry import Cell
 from strategia.i18n import Text
+from strategia.notation import UnitRef
 from strategia.orders import Frontage, March, Move, Order, Transfer, Turn
 from strategia.rules import RuleSet
 from strategia.state import GameState, UnitState
@@ -36,6 +38,9 @@ def apply(
     Raises OrderError, changing nothing, for an order that makes no sense at all: a unit that is
     not on the map, or that belongs to another side.
     """
+    members = corps_members(state, order.unit)
+    if members:
+        return _corps_order(state, order, rules, side, members)
     if order.unit not in state.units:
         raise OrderError(f"{order}: {order.unit} is not on the map")
     owner_side = state.side_of(order.unit)
@@ -47,6 +52,42 @@ def apply(
     if handler is None:
         raise OrderError(f"{order}: no rule carries out {type(order).__name__} orders yet")
     return handler(state, order, rules)
+
+
+def corps_members(state: GameState, ref: UnitRef) -> list[UnitState]:
+    """The divisions now under a corps (empty for a division)."""
+    if ref.echelon != "corps":
+        return []
+    return [u for u in state.units.values() if u.corps == ref]
+
+
+def _corps_order(
+    state: GameState, order: Order, rules: RuleSet, side: str | None, members: list[UnitState]
+) -> tuple[GameState, Result]:
+    """A corps' order carried out division by division: a move shifts every division by the
+    same offset, the ones nearest the goal first (reconstructed: the seeds order corps but say
+    nothing more of how); other orders go to every division as given."""
+    lead = min(members, key=lambda u: u.cell.km(getattr(order, "to", u.cell)))
+    title = Text(
+        f"Order to {order.unit}: {len(members)} divisions",
+        f"Приказ {order.unit}: {len(members)} дивизии",
+    )
+    outcomes: list[Text] = []
+    cuts: list[Cut] = []
+    with explain(title, rule="4.7") as ex:
+        for u in sorted(members, key=lambda m: m.cell.km(getattr(order, "to", m.cell))):
+            if isinstance(order, Move):
+                d_lon, d_lat = lead.cell.offset(order.to)
+                to = Cell(u.cell.lon + d_lon, u.cell.lat + d_lat)
+                sub_order: Order = replace(order, unit=u.ref, to=to, via=())
+            else:
+                sub_order = replace(order, unit=u.ref)
+            state, r = apply(state, sub_order, rules, side)  # its explanation nests under ours
+            outcomes.append(r.outcome)
+            cuts += r.cuts
+        ex.set(len(members))
+    outcome = Text("; ".join(t.en for t in outcomes), "; ".join(t.ru for t in outcomes))
+    return state, Result(order.format("ru"), outcome, ex.freeze(), tuple(cuts))
 
 
 def advance(

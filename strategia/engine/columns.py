@@ -233,7 +233,6 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
             cuts.append(Cut(Text(str(e)), "4.5"))
             ex.set(0.0)
             return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
-        ex.attach(plan.explanation)
         p = plan.value
         if rules.active("rail_transfer", "node_capacity"):
             cap = int(rules.value("rail_transfer", "node_capacity"))

@@ -1,0 +1,73 @@
+"""`strategia move` and `strategia reach`: a movement order's what-if on a scenario's position."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from strategia import terrain
+from strategia.ascii_map import render
+from strategia.cli import Output
+from strategia.engine.apply import apply
+from strategia.engine.movement import MODES, reach
+from strategia.notation import UnitRef
+from strategia.orders import parse_order
+from strategia.render import explanation_text
+from strategia.scenario_io import load_scenario
+from strategia.state import GameState, initial_state
+
+
+def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "move",
+        parents=[parent],
+        help="carry out a movement order on a scenario's position and explain it (a what-if)",
+    )
+    p.add_argument("file", type=Path, help="scenario file")
+    p.add_argument("order", help="the order in journal notation, e.g. '5 т.д. на 46,22'")
+    p.add_argument("--level", type=int, choices=(1, 2, 3))
+    p.add_argument("--side", help="refuse the order unless the unit is this side's")
+    p.set_defaults(handler=move_command)
+    r = sub.add_parser("reach", parents=[parent], help="where a unit can move this turn (4.2-4.4)")
+    r.add_argument("file", type=Path, help="scenario file")
+    r.add_argument("unit", help="the unit, e.g. '5 т.д.'")
+    r.add_argument("--mode", choices=MODES, default="forward")
+    r.add_argument("--level", type=int, choices=(1, 2, 3))
+    r.set_defaults(handler=reach_command)
+
+
+def _position(args: argparse.Namespace) -> GameState:
+    sc = load_scenario(args.file)
+    return initial_state(sc, args.level or sc.settings.level)
+
+
+def move_command(args: argparse.Namespace) -> Output:
+    state = _position(args)
+    rules = state.scenario.rules(state.level)
+    order = parse_order(args.order, state)
+    _, result = apply(state, order, rules, side=args.side)
+    lines = [result.outcome(args.lang)]
+    for c in result.cuts:
+        lines.append(f"  cut [{c.rule}]: {c.reason(args.lang)}")
+    lines += ["", *explanation_text(result.explanation, args.lang)]
+    return Output("\n".join(lines), result.to_json())
+
+
+def reach_command(args: argparse.Namespace) -> Output:
+    state = _position(args)
+    rules = state.scenario.rules(state.level)
+    ref = UnitRef.parse(args.unit, state)
+    r = reach(state, ref, rules, args.mode)
+    cells = sorted(r.cells(), key=lambda c: (c.lat, c.lon))
+    marks = {c: "*" for c in cells}
+    marks[state.unit(ref).cell] = "U"
+    text = render(state.theatre, state.level, marks, legend=False)
+    head = f"{ref}: {len(cells)} cells within reach ({args.mode}), * on the map, U the unit"
+    data = {
+        "unit": str(ref),
+        "mode": args.mode,
+        "cells": [{"cell": str(c), "turns": round(r.cost_to(c), 4)} for c in cells],
+        "size": list(terrain.size(state.theatre)),
+    }
+    return Output(head + "\n" + text, data)
