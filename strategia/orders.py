@@ -9,6 +9,10 @@
     17 с.д. переброска в 57,28         17 RD transfer to 57,28         transfer between cities (4.5)
     17 с.д. растянуть на 45,23         17 RD extend to 45,23           frontage 1x1 -> 1x2 (4.6)
     17 с.д. сжать на 45,22             17 RD contract to 45,22         frontage 1x2 -> 1x1 (4.6)
+    свести 17 с.д., 18 с.д. в 5 с.к.   form 5 RC from 17 RD, 18 RD     a corps (4.10)
+    слить 17 с.д., 18 с.д. в 17 с.д.   merge 17 RD, 18 RD into 17 RD   weakened divisions (4.10)
+    17 с.д. передать 2 с.п. в 18 с.д.  17 RD pass 2 RR to 18 RD        a regiment (4.11)
+    1 с.к. передать 17 с.д. в 2 с.к.   1 RC pass 17 RD to 2 RC         a division (4.11)
 
 `parse_order(text, context)` returns one of the order classes; `str(order)` is its canonical
 Russian notation and `repr(order)` the call that parses it. Bad notation raises the notation's
@@ -157,6 +161,10 @@ def _parse_cells(text: str, offset: int, full: str, context: NotationContext | N
 
 def parse_order(text: str, context: NotationContext | None = None) -> Order:
     """An order from the journal's notation; see the module's docstring for the forms."""
+    from strategia.engine.regroup import parse_regroup  # regroup's orders build on these
+
+    if (regrouping := parse_regroup(text, context)) is not None:
+        return regrouping
     m = _VERB_RE.search(text)
     if m is None:
         raise InvalidNotationError(
@@ -165,7 +173,7 @@ def parse_order(text: str, context: NotationContext | None = None) -> Order:
             None,
             "на/to, по дороге на/by road to, отход на/withdraw to, поворот на/turn, "
             "марш на/march to, переброска в/transfer to, растянуть на/extend to, "
-            "сжать на/contract to",
+            "сжать на/contract to, свести/form, слить/merge, передать/pass",
         )
     kind = next(k for k, v in m.groupdict().items() if v is not None)
     try:

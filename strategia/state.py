@@ -39,6 +39,8 @@ class Busy:
             d["target"] = [str(c) for c in self.target]
         if self.facing is not None:
             d["facing"] = self.facing.key
+        if self.plan:
+            d["plan"] = [str(x) for x in self.plan]
         return d
 
 

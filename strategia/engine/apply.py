@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from strategia.engine import regroup
 from strategia.engine.columns import continue_column, march, transfer
 from strategia.engine.facing import frontage, turn
 from strategia.engine.movement import move
@@ -38,6 +39,8 @@ def apply(
     Raises OrderError, changing nothing, for an order that makes no sense at all: a unit that is
     not on the map, or that belongs to another side.
     """
+    if type(order) in regroup.HANDLERS:
+        return regroup.carry_out(state, order, rules, side)
     members = corps_members(state, order.unit)
     if members:
         return _corps_order(state, order, rules, side, members)
@@ -110,9 +113,13 @@ def advance(
             continue
         new = _carry_on(fresh, rules)
         changed.append(new)
+        if u.busy.what == "regrouping":
+            continue  # regroup.complete reports it
         if new.cells != u.cells or new.facing != u.facing or (u.busy and not new.busy):
             results.append(_note(u, new))
-    return state.with_units(changed), results
+    after = state.with_units(changed)
+    after, done = regroup.complete(after, rules, before=state)
+    return after, results + done
 
 
 def _carry_on(u: UnitState, rules: RuleSet) -> UnitState:
