@@ -165,6 +165,10 @@ def parse_order(text: str, context: NotationContext | None = None) -> Order:
 
     if (regrouping := parse_regroup(text, context)) is not None:
         return regrouping
+    from strategia.combat_orders import parse_combat
+
+    if (combat := parse_combat(text, context)) is not None:
+        return combat
     m = _VERB_RE.search(text)
     if m is None:
         raise InvalidNotationError(

@@ -100,6 +100,18 @@ class Closure:
     until_turn: int
 
 
+@dataclass(frozen=True, slots=True)
+class Interdiction:
+    """Interdiction fire (9.7d): what passes through `cell` during the enemy's next turn loses
+    `loss` of its strength."""
+
+    cell: Cell
+    side: str  # the side that fired
+    loss: float
+    turn: int  # the turn it was fired on
+    by: UnitRef
+
+
 @dataclass(frozen=True)
 class GameState:
     """Every unit's position and condition at one moment of the game."""
@@ -110,6 +122,11 @@ class GameState:
     units: Mapping[UnitRef, UnitState] = field(default_factory=lambda: MappingProxyType({}))
     closures: tuple[Closure, ...] = ()
     at_war: bool = False
+    wars: frozenset[tuple[str, str]] = frozenset()  # pairs of state codes at war (9.1)
+    interdictions: tuple[Interdiction, ...] = ()
+
+    def at_war_between(self, a: str, b: str) -> bool:
+        return tuple(sorted((a, b))) in self.wars
 
     @property
     def theatre(self) -> Any:

@@ -9,7 +9,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from strategia.combat_orders import Attack, Strike
 from strategia.engine import regroup
+from strategia.engine.artillery import strike
+from strategia.engine.battle import battle
 from strategia.engine.columns import continue_column, march, transfer
 from strategia.engine.facing import frontage, turn
 from strategia.engine.movement import move
@@ -28,6 +31,8 @@ HANDLERS: dict[type, Callable[[GameState, Any, RuleSet], tuple[GameState, Result
     Frontage: frontage,
     March: march,
     Transfer: transfer,
+    Attack: battle,
+    Strike: strike,
 }
 
 

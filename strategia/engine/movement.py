@@ -28,6 +28,7 @@ from strategia.engine.costs import (
     step_costs,
 )
 from strategia.engine.result import Cut, OrderError, Result, cut
+from strategia.engine.war import crossing
 from strategia.explain import Trace, explain, quiet, record
 from strategia.geometry import Cell, Direction
 from strategia.i18n import Text
@@ -236,7 +237,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
         enemy = _enemy_of(state, u)
         pos, left = u.cell, u.left
         steps: list[tuple[Cell, Cell, float]] = []
-        crossing: tuple[Cell, Cell, float] | None = None
+        fording: tuple[Cell, Cell, float] | None = None
         for target in (*order.via, order.to):
             ok, angle = _sector_ok(u, target, mode, max_dev)
             if not ok:
@@ -281,14 +282,14 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                     and np.isfinite(step)
                     and left > 0
                 ):
-                    crossing = (a, b, round(step - left, 9))
+                    fording = (a, b, round(step - left, 9))
                     cuts.append(
                         cut(
                             "table 4",
                             f"crossing the river from {a} to {b} takes {step:.3g} turns: begun, "
-                            f"{crossing[2]:.3g} more to go",
+                            f"{fording[2]:.3g} more to go",
                             f"переправа из {a} в {b} занимает {step:.3g} хода: начата, "
-                            f"осталось {crossing[2]:.3g}",
+                            f"осталось {fording[2]:.3g}",
                         )
                     )
                     break
@@ -314,14 +315,28 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
         path = [u.cell] + [b for _, b, _ in steps]
         used = round(u.left - left, 9)
         new = _arrive(state, u, path, mode, used, cuts, rules)
-        if crossing is not None:
-            a, b, rest = crossing
+        if fording is not None:
+            a, b, rest = fording
             _label_step(state, req.costs, a, b, round(left + rest, 9), rules)
             new = replace(new, cells=(a,), spent=1.0, busy=Busy("crossing", rest, (b,)))
             used = round(u.left, 9)
         ex.step(Text("turns used", "затрачено ходов"), used, unit="turn")
         ex.set(used)
+        from strategia.engine.artillery import interdicted  # artillery builds on movement
+
+        hit, where = interdicted(state, new, path, rules)
+        if hit is None:
+            gone = state.with_units([], [u.ref])
+            outcome = Text(
+                f"{u.ref} destroyed by interdiction fire at {where}",
+                f"{u.ref} уничтожена огнем на отсечение в {where}",
+            )
+            return crossing(gone, u.owner, path[1:]), Result(
+                order.format("ru"), outcome, ex.freeze(), tuple(cuts)
+            )
+        new = hit
         new_state = state.with_units([new, *_collisions(state, new, rules)])
+        new_state = crossing(new_state, u.owner, path[1:])
         return new_state, Result(order.format("ru"), _where(new), ex.freeze(), tuple(cuts))
 
 

@@ -1,0 +1,322 @@
+"""Artillery (9.7): strikes on a cell within 30 km, on roads and bridges, and interdiction fire.
+
+A strike multiplies the ratings of the units in the cell by the share its ground leaves them
+(0.5 in the open ... 0.8 in mountains); at level 2 the loss is scaled by table 11's efficiency
+for the target's offset, at level 3 by the formula -x²/15 - x/3 + 120 (%) of the distance.
+Artillery does not fire on units in contact (9.7b); at level 2 the mediator asks again, and a
+confirmed order hits both sides.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from strategia import terrain
+from strategia.combat_orders import Strike
+from strategia.engine.columns import cut_transfer
+from strategia.engine.result import Cut, OrderError, Result, cut
+from strategia.explain import Trace, explain, record
+from strategia.geometry import Cell
+from strategia.i18n import Text
+from strategia.notation import Placement
+from strategia.rules import RuleSet
+from strategia.state import Closure, GameState, Interdiction, UnitState
+from strategia.terrain import Relief
+from strategia.units import DivisionKind
+
+SURVIVE = {
+    Relief.PLAIN: "survive_plain",
+    Relief.FOREST: "survive_forest",
+    Relief.HILLS: "survive_hills",
+    Relief.SWAMP: "survive_swamp",
+    Relief.MOUNTAINS: "survive_mountains",
+}
+
+
+def in_range(firer: Cell, target: Cell, rules: RuleSet) -> bool:
+    """Within 30 km along each axis, as table 11 reads (its +30/+30 corner is out of range)."""
+    km = float(rules.value("artillery", "range_km"))
+    cell = float(rules.value("scale", "cell_km"))
+    n = math.floor(km / cell + 1e-9)
+    dx, dy = (abs(v) for v in firer.offset(target))
+    return dx <= n and dy <= n and not (dx == n and dy == n)
+
+
+def efficiency(firer: Cell, target: Cell, rules: RuleSet) -> float:
+    """Table 11 at level 2, the formula at level 3, as a share (1.2 = 120%); 1 at level 1."""
+    if rules.level >= 3:
+        cell = float(rules.value("scale", "cell_km"))
+        x = firer.km(target, cell)
+        a, b, c = (float(rules.value("artillery_formula", k)) for k in "abc")
+        return max(0.0, (a * x * x + b * x + c) / 100.0)
+    if rules.level >= 2:
+        dx, dy = (abs(v) * 10 for v in firer.offset(target))
+        return float(rules.value("artillery_range", f"dy{dy}", f"dx{dx}")) / 100.0
+    return 1.0
+
+
+def survival(state: GameState, cell: Cell, rules: RuleSet) -> float:
+    """The share of their ratings a strike leaves units on this cell (9.7a)."""
+    ds = state.theatre
+    i, j = terrain.index(ds, cell)
+    if state.level >= 2 and bool(ds["fortress"].values[i, j]):
+        return float(rules.value("artillery", "survive_fortress"))
+    if int(ds["settlement"].values[i, j]) > 0:
+        return float(rules.value("artillery", "survive_town"))
+    relief = Relief(int(terrain.relief_at_level(ds, state.level)[i, j]))
+    return float(rules.value("artillery", SURVIVE.get(relief, "survive_plain")))
+
+
+def loss_share(state: GameState, firer: Cell, target: Cell, rules: RuleSet) -> float:
+    """What a strike from `firer` destroys on `target`: (1 - survival) × efficiency, at most all."""
+    lost = 1.0 - survival(state, target, rules)
+    eff = efficiency(firer, target, rules)
+    if eff != 1.0:
+        record(
+            Text("efficiency at this range", "эффективность на этой дальности"),
+            round(eff, 4),
+            unit="×",
+            rule="table 11" if rules.level == 2 else "9.7a",
+        )
+    return min(1.0, round(lost * eff, 6))
+
+
+def weaken(u: UnitState, share: float, rules: RuleSet, state: GameState) -> UnitState | None:
+    """The unit after losing `share` of every regiment; None if nothing fighting is left."""
+    keep = 1.0 - share
+    div = u.division.with_strengths(
+        tuple(round(r.strength * keep, 6) for r in u.division.regiments)
+    )
+    if div.strength < float(rules.value("loss_rule", "destroyed_below")):
+        return None
+    out = replace(u, division=div)
+    if out.busy is not None and out.busy.what == "transfer":
+        out = cut_transfer(state, out, rules)
+    return out
+
+
+def _in_contact(state: GameState, u: UnitState) -> list[UnitState]:
+    side = state.side_of(u.ref)
+    return [
+        o
+        for o in state.units.values()
+        if state.side_of(o.ref) != side
+        and min(a.chebyshev(b) for a in o.cells for b in u.cells) <= 1
+    ]
+
+
+def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, Result]:
+    """Carry out an artillery order (9.7 a-d)."""
+    gun = state.unit(order.unit)
+    if gun.division.kind is not DivisionKind.ARTILLERY:
+        raise OrderError(f"{order}: only an artillery division (а.д.) strikes (9.7)")
+    cuts: list[Cut] = []
+    title = Text(
+        f"{gun.ref} fires on {order.target} ({order.kind})", f"{gun.ref}: огонь по {order.target}"
+    )
+    with explain(title, rule="9.7") as ex:
+        why = None
+        if gun.busy is not None or gun.left <= 0 or not gun.combat_capable:
+            why = cut(
+                "9.7",
+                f"{gun.ref} cannot fire this turn",
+                f"{gun.ref} не может вести огонь в этот ход",
+            )
+        elif not in_range(gun.cell, order.target, rules):
+            why = cut(
+                "9.7a",
+                f"{order.target} is beyond 30 km of {gun.cell}",
+                f"{order.target} дальше 30 км от {gun.cell}",
+            )
+        if why is not None:
+            return _nothing(state, order, gun, ex, [why])
+        if order.kind == "road":
+            return _close(state, order, gun, rules, ex)
+        if order.kind == "bridge":
+            return _close(state, order, gun, rules, ex)
+        share = loss_share(state, gun.cell, order.target, rules)
+        ex.step(Text("share destroyed", "доля уничтоженного"), share, rule="9.7a")
+        if order.kind == "interdict":
+            side = state.side_of(gun.ref)
+            new = replace(
+                state,
+                interdictions=(
+                    *state.interdictions,
+                    Interdiction(order.target, side, share, state.turn, gun.ref),
+                ),
+            )
+            new = new.with_units([replace(gun, spent=1.0)])
+            ex.set(share)
+            outcome = Text(
+                f"interdiction fire on {order.target}", f"огонь на отсечение по {order.target}"
+            )
+            return new, Result(order.format("ru"), outcome, ex.freeze(), tuple(cuts))
+        side = state.side_of(gun.ref)
+        targets = [u for u in state.occupants(order.target) if state.side_of(u.ref) != side]
+        if not targets:
+            return _nothing(
+                state,
+                order,
+                gun,
+                ex,
+                [cut("9.7", f"no enemy in {order.target}", f"в {order.target} нет противника")],
+            )
+        contact = {
+            o.ref: o for t in targets for o in _in_contact(state, t) if state.side_of(o.ref) == side
+        }
+        if contact:
+            if not rules.active("battle", "support_radius_km"):  # level 1
+                return _nothing(
+                    state,
+                    order,
+                    gun,
+                    ex,
+                    [
+                        cut(
+                            "9.7b",
+                            f"{order.target} is in contact with our troops: no fire",
+                            f"{order.target} в боевом соприкосновении: огонь не ведется",
+                        )
+                    ],
+                )
+            if not order.confirmed:
+                return _nothing(
+                    state,
+                    order,
+                    gun,
+                    ex,
+                    [
+                        cut(
+                            "9.7b",
+                            f"{order.target} is in contact with our troops: the mediator asks again"
+                            " (add '(подтверждено)' / '(confirmed)')",
+                            f"{order.target} в соприкосновении: посредник переспрашивает",
+                        )
+                    ],
+                )
+            ex.step(
+                Text(
+                    "confirmed: the strike hits both sides in contact",
+                    "подтверждено: огонь поражает обе стороны",
+                ),
+                kind="note",
+                rule="9.7b",
+            )
+            targets += list(contact.values())
+        changed: list[UnitState] = []
+        gone = []
+        for t in targets:
+            here = share if t.cell == order.target else loss_share(state, gun.cell, t.cell, rules)
+            after = weaken(t, here, rules, state)
+            ex.step(
+                Text(
+                    f"{t.ref} loses {here:.0%}" + (" — destroyed" if after is None else ""),
+                    f"{t.ref} теряет {here:.0%}" + (" — уничтожена" if after is None else ""),
+                ),
+                round(here, 6),
+                rule="9.7a",
+            )
+            if after is None:
+                gone.append(t.ref)
+            else:
+                changed.append(after)
+        new = state.with_units([*changed, replace(gun, spent=1.0)], gone)
+        ex.set(share)
+        lost = sum(t.division.strength for t in targets) * share
+        outcome = Text(
+            f"strike on {order.target}: losses {lost:.2g} divisions",
+            f"удар по {order.target}: потери {lost:.2g} дивизии",
+        )
+        return new, Result(order.format("ru"), outcome, ex.freeze(), tuple(cuts))
+
+
+def _close(
+    state: GameState, order: Strike, gun: UnitState, rules: RuleSet, ex: Trace
+) -> tuple[GameState, Result]:
+    ds = state.theatre
+    i, j = terrain.index(ds, order.target)
+    if order.kind == "road":
+        if not ds["road"].values[i, j]:
+            return _nothing(
+                state,
+                order,
+                gun,
+                ex,
+                [cut("9.7c", f"no road at {order.target}", f"в {order.target} нет дороги")],
+            )
+        t1 = int(rules.value("artillery", "road_closed_transfer"))
+        t2 = int(rules.value("artillery", "road_closed_movement"))
+        closures: tuple[Closure, ...] = (
+            Closure(order.target, "road-transfer", state.turn + t1 - 1),
+            Closure(order.target, "road-movement", state.turn + t2 - 1),
+        )
+        outcome = Text(
+            f"road at {order.target} closed: {t1} turns to transfers, {t2} to movement",
+            f"дорога в {order.target} закрыта: {t1} ходов для переброски, {t2} для движения",
+        )
+    else:
+        bridge = bool(terrain.bridges(ds)[:, i, j].any() or terrain.passes(ds)[i, j])
+        if not bridge:
+            return _nothing(
+                state,
+                order,
+                gun,
+                ex,
+                [
+                    cut(
+                        "9.7c",
+                        f"no bridge or pass at {order.target}",
+                        f"в {order.target} нет моста или перевала",
+                    )
+                ],
+            )
+        t = int(rules.value("artillery", "bridge_closed"))
+        closures = (Closure(order.target, "bridge", state.turn + t - 1),)
+        outcome = Text(
+            f"bridge at {order.target} closed to everything for {t} turns",
+            f"мост в {order.target} закрыт на {t} ходов",
+        )
+    ex.set(outcome.en)
+    new = replace(state, closures=(*state.closures, *closures)).with_units(
+        [replace(gun, spent=1.0)]
+    )
+    return new, Result(order.format("ru"), outcome, ex.freeze())
+
+
+def _nothing(
+    state: GameState, order: Strike, gun: UnitState, ex: Trace, cuts: list[Cut]
+) -> tuple[GameState, Result]:
+    for c in cuts:
+        record(c.reason, None, kind="cut", rule=c.rule)
+    ex.set(0.0)
+    p = Placement(gun.ref, gun.cells[:1], gun.facing)
+    return state, Result(
+        order.format("ru"), Text(p.format("en"), p.format("ru")), ex.freeze(), tuple(cuts)
+    )
+
+
+def interdicted(
+    state: GameState, u: UnitState, path: list[Cell], rules: RuleSet
+) -> tuple[UnitState | None, Cell | None]:
+    """A unit moving along `path` through an enemy's interdicted cell, fired on during its side's
+    turn after the fire (9.7d): the unit after its losses (None if destroyed) and where."""
+    side = state.side_of(u.ref)
+    for c in path[1:]:
+        for f in state.interdictions:
+            if f.cell == c and f.side != side and state.turn <= f.turn + 1:
+                with explain(
+                    Text(
+                        f"{u.ref} passes interdiction fire at {c}",
+                        f"{u.ref} проходит огонь на отсечение в {c}",
+                    ),
+                    rule="9.7d",
+                ) as g:
+                    g.step(Text("share destroyed", "доля уничтоженного"), f.loss, rule="9.7d")
+                    after = weaken(u, f.loss, rules, state)
+                    g.set(f.loss)
+                return after, c
+    return u, None
+
+
+__all__ = ["efficiency", "in_range", "interdicted", "loss_share", "strike", "survival"]

@@ -1,0 +1,71 @@
+"""The start of the war (9.1): crossing any border, a neutral's included, begins it.
+
+The main sides (Red and Blue, or whichever are not neutral) go to war with each other at the
+first crossing; a neutral (Green) state whose border is crossed, or whose troops are attacked,
+joins the war against the violator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from strategia import terrain
+from strategia.explain import record
+from strategia.geometry import Cell
+from strategia.i18n import Text
+from strategia.state import GameState
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    x, y = sorted((a, b))
+    return x, y
+
+
+def _declare(state: GameState, violator: str, victim: str) -> GameState:
+    """War between the two states, and between the main sides if it had not begun."""
+    wars = set(state.wars)
+    new = _pair(violator, victim) not in wars
+    wars.add(_pair(violator, victim))
+    began = not state.at_war
+    if began:
+        mains = [s for s in state.scenario.states if s.side != "green"]
+        for a in mains:
+            for b in mains:
+                if a.side != b.side:
+                    wars.add(_pair(a.code, b.code))
+    if new or began:
+        va, vi = state.scenario.state(violator), state.scenario.state(victim)
+        what = "the war begins: " if began else ""
+        what_ru = "начало войны: " if began else ""
+        record(
+            Text(
+                f"{what}{va.name} crossed into {vi.name}"
+                + (" (a neutral: it joins the war)" if vi.side == "green" else ""),
+                f"{what_ru}{va.name} нарушила границу {vi.name}"
+                + (" (нейтральное государство вступает в войну)" if vi.side == "green" else ""),
+            ),
+            None,
+            kind="note",
+            rule="9.1",
+        )
+    return replace(state, at_war=True, wars=frozenset(wars))
+
+
+def crossing(state: GameState, owner: str, cells: list[Cell]) -> GameState:
+    """The state after a unit of `owner` entered `cells`: war where a border was crossed."""
+    st = state.theatre["state"].values
+    codes = [s.code for s in state.scenario.states]
+    for c in cells:
+        if not terrain.on_map(state.theatre, c):
+            continue
+        k = int(st[terrain.index(state.theatre, c)])
+        if k and codes[k - 1] != owner and not state.at_war_between(owner, codes[k - 1]):
+            state = _declare(state, owner, codes[k - 1])
+    return state
+
+
+def attacked(state: GameState, attacker: str, defender: str) -> GameState:
+    """An attack on another state's troops is a crossing of its border (9.1)."""
+    if attacker == defender or state.at_war_between(attacker, defender):
+        return state
+    return _declare(state, attacker, defender)
