@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -429,3 +430,28 @@ def test_combat_orders_round_trip() -> None:
         and a.echelons == ((ref("1 с.д."),), (ref("2 с.д."),))
         and a.defence == Defence(((ref("101 с.д."),),))
     )
+
+
+def test_cli_battle_what_if(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from strategia.cli import main
+    from strategia.scenario_io import save_scenario
+
+    st = board(
+        ["1 с.д. - 6,3 фронтом на восток", "51 а.д. - 5,3 фронтом на восток"],
+        ["101 с.д. - 7,3 фронтом на запад"],
+        level=2,
+    )
+    path = save_scenario(st.scenario, tmp_path / "s.toml")
+    assert main(["battle", str(path), "--attack", "удар по 7,3: 1 с.д.", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["explanation"]["rule"] == "9.8" and {a["unit"] for a in data["after"]} == {
+        "1 с.д.",
+        "101 с.д.",
+    }
+    assert main(["battle", str(path), "--attack", "удар по 7,3: 51 а.д.", "--lang", "ru"]) == 0
+    out = capsys.readouterr().out
+    assert "боя нет" in out and "артиллерия" in out
+    assert main(["battle", str(path), "--attack", "1 с.д. на 6,4"]) == 2
+    assert "not an attack or a strike" in capsys.readouterr().err

@@ -34,7 +34,7 @@ def common_options() -> argparse.ArgumentParser:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from strategia.cli import move_cmd, rules_cmd, scenario_cmd
+    from strategia.cli import battle_cmd, move_cmd, rules_cmd, scenario_cmd
 
     parser = argparse.ArgumentParser(
         prog="strategia",
@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules_cmd.add_commands(sub, parent)
     scenario_cmd.add_commands(sub, parent)
     move_cmd.add_commands(sub, parent)
+    battle_cmd.add_commands(sub, parent)
     return parser
 
 
