@@ -440,7 +440,7 @@ def _order_of_battle(n: int, base: int) -> tuple[list[CorpsSetup], list[Slot]]:
         for c in range(n_corps):
             ref, members = (
                 UnitRef(base + 1 + len(corps), corps_kind),
-                divs[c * size : (c + 1) * size],
+                divs[c * size : c * size + size],
             )
             corps.append(CorpsSetup(ref, tuple(members)))
             slots.append((ref, tuple(members), kind is DivisionKind.RIFLE))
@@ -458,9 +458,8 @@ def _deploy(
     taken, near = ~ok, ~ok  # no unit may stand here / nor should one (beside another)
     fill = np.flatnonzero(ok)
     d = dist.flat[fill]
-    behind = np.where(
-        d >= 5, d * rng.uniform(0.3, 1.7, d.size), 1e9 - d
-    )  # deep first, then the rest
+    # the first echelon from the front backward; the rest from 50 km back, then the shallows
+    behind = np.where(d >= 5, d * rng.uniform(0.3, 1.7, d.size), 1e9 - d)
     orders = [
         fill[np.argsort(key, kind="stable")] for key in (d + rng.uniform(0, 3, d.size), behind)
     ]
@@ -516,6 +515,9 @@ def random_scenario(
     с.д., т.д. and м.д. in corps. Each Green state fields `green_divisions` с.д. (default a
     tenth of a side's). Raises a BuildError listing the problems if the check finds any.
     """
+    stride = 10 ** max(4, len(str(max(divisions_per_side, 1))) + 1)
+    if states * stride >= 10**6 or divisions_per_side < 0:  # the notation's six digits
+        raise StrategiaError(f"{divisions_per_side} divisions a side, {states} states: too many")
     ds = random_theatre(
         width, height, seed=seed, shares=shares, rivers=rivers, cities=cities, roads=roads,
         states=states, name=name,
@@ -523,9 +525,6 @@ def random_scenario(
     rng = np.random.default_rng([seed, 1])
     st = ds["state"].values
     good = np.isin(ds["relief"].values, DEPLOYABLE) & (ds["settlement"].values == 0)
-    stride = 10 ** max(4, len(str(max(divisions_per_side, 1))) + 1)
-    if states * stride >= 10**6 or divisions_per_side < 0:  # the notation's six digits
-        raise StrategiaError(f"{divisions_per_side} divisions a side, {states} states: too many")
     n_green = max(1, divisions_per_side // 10) if green_divisions is None else green_divisions
     forces = []
     for s, state in enumerate(terrain.states(ds), start=1):

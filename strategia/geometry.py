@@ -36,7 +36,7 @@ class Direction(Kind):
     @property
     def index(self) -> int:
         """0 for north, counting clockwise in steps of 45°."""
-        return list(Direction).index(self)
+        return _INDEX[self]
 
     @property
     def degrees(self) -> int:
@@ -50,7 +50,7 @@ class Direction(Kind):
 
     def turned(self, steps: int) -> Direction:
         """This direction turned clockwise by `steps` × 45°."""
-        return list(Direction)[(self.index + steps) % 8]
+        return _ORDER[(self.index + steps) % 8]
 
     @classmethod
     def from_delta(cls, d_lon: int, d_lat: int) -> Direction:
@@ -58,10 +58,12 @@ class Direction(Kind):
         if d_lon == 0 and d_lat == 0:
             raise ValueError("no direction for a zero step")
         bearing = math.degrees(math.atan2(d_lon, d_lat)) % 360
-        return list(cls)[round(bearing / 45) % 8]
+        return _ORDER[round(bearing / 45) % 8]
 
 
 _DELTAS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+_ORDER = tuple(Direction)
+_INDEX = {d: i for i, d in enumerate(_ORDER)}
 
 
 @dataclass(frozen=True, slots=True, order=True)

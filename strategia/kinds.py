@@ -21,6 +21,8 @@ def _norm(name: str) -> str:
 class Kind(Enum):
     """A member of a vocabulary: `value` is the data key, with names in both languages."""
 
+    __hash__ = object.__hash__  # members are singletons; identity hashing is cheap
+
     def __init__(self, key: str, ru: str, en: str, *aliases: str) -> None:
         self.key = key
         self.ru = ru

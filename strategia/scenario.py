@@ -113,7 +113,7 @@ class Scenario:
         return terrain.states(self.theatre)
 
     def state(self, code: str) -> terrain.State:
-        for s in self.states:
+        for s in terrain.states(self.theatre):
             if s.code == code:
                 return s
         raise KeyError(code)

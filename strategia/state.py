@@ -8,8 +8,9 @@ a transfer, regrouping).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -119,7 +120,9 @@ class GameState:
     scenario: Scenario
     level: int
     turn: int = 1
-    units: Mapping[UnitRef, UnitState] = field(default_factory=lambda: MappingProxyType({}))
+    units: MappingProxyType[UnitRef, UnitState] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
     closures: tuple[Closure, ...] = ()
     at_war: bool = False
     wars: frozenset[tuple[str, str]] = frozenset()  # pairs of state codes at war (9.1)
@@ -136,42 +139,134 @@ class GameState:
         return self.units[ref]
 
     def side_of(self, ref: UnitRef) -> str:
-        return self.scenario.state(self.units[ref].owner).side
+        return self._sides[ref]
 
     def with_units(
         self, changed: Iterable[UnitState], removed: Iterable[UnitRef] = ()
     ) -> GameState:
-        """This state with some units replaced (or added) and some removed."""
-        units = dict(self.units)
+        """This state with some units replaced (or added) and some removed.
+
+        The indexes by cell and side computed on this state are carried over and patched for
+        the units that changed, so a long sequence of orders never rebuilds them whole.
+        """
+        changed = list(changed)
+        removed = [r for r in removed if r in self.units]
+        units = self.units.copy()  # a dict's copy keeps its keys' hashes
         for u in changed:
             units[u.ref] = u
         for r in removed:
             units.pop(r, None)
-        return replace(self, units=MappingProxyType(units))
+        new = replace(self, units=MappingProxyType(units))
+        if "_by_cell" in self.__dict__ and "_sides" in self.__dict__:
+            before = [self.units[u.ref] for u in changed if u.ref in self.units]
+            self._patch(new, before + [self.units[r] for r in removed], changed)
+        return new
+
+    def _patch(self, new: GameState, gone: list[UnitState], came: list[UnitState]) -> None:
+        """Carry this state's indexes over to `new`, where `gone` left and `came` arrived."""
+        touched = {c for u in gone + came for c in u.cells}
+        refs = {c: list(self._by_cell.get(c, ())) for c in touched}
+        for u in gone:
+            for c in u.cells:
+                if u.ref in refs[c]:
+                    refs[c].remove(u.ref)
+        for u in came:
+            for c in u.cells:
+                if u.ref not in refs[c]:
+                    refs[c].append(u.ref)
+        index = dict(self._by_cell)
+        for c, r in refs.items():
+            if r:
+                index[c] = tuple(r)
+            else:
+                index.pop(c, None)
+        side_of = {s.code: s.side for s in self.scenario.states}
+        sides = dict(self._sides)
+        for u in gone:
+            sides.pop(u.ref, None)
+        for u in came:
+            sides[u.ref] = side_of[u.owner]
+        new.__dict__["_by_cell"] = index
+        new.__dict__["_sides"] = sides
+        w, h = terrain.size(self.theatre)
+        cells = [c for c in touched if 0 < c.lon <= w and 0 < c.lat <= h]
+        if "_occupancy" in self.__dict__:
+            occ = self._occupancy.copy()
+            for c in cells:
+                occ[c.lon - 1, c.lat - 1] = len(index.get(c, ()))
+            new.__dict__["_occupancy"] = occ
+        if "_side_masks" in self.__dict__:
+            masks = {s: m.copy() for s, m in self._side_masks.items()}
+            for c in cells:
+                present = {sides[r] for r in index.get(c, ())}
+                for s in present - set(masks):
+                    masks[s] = np.zeros((w, h), dtype=bool)
+                for s, mask in masks.items():
+                    mask[c.lon - 1, c.lat - 1] = s in present
+            new.__dict__["_side_masks"] = masks
 
     def occupants(self, cell: Cell) -> list[UnitState]:
-        return [u for u in self.units.values() if cell in u.cells]
+        return [self.units[r] for r in self._by_cell.get(cell, ())]
 
-    def occupancy(self) -> np.ndarray:
-        """Per cell: 0 empty, else the number of counters on it."""
-        w, h = terrain.size(self.theatre)
-        occ = np.zeros((w, h), dtype=np.int16)
+    @cached_property
+    def _by_cell(self) -> dict[Cell, tuple[UnitRef, ...]]:
+        out: dict[Cell, list[UnitRef]] = {}
         for u in self.units.values():
             for c in u.cells:
-                if terrain.on_map(self.theatre, c):
-                    occ[terrain.index(self.theatre, c)] += 1
+                out.setdefault(c, []).append(u.ref)
+        return {c: tuple(refs) for c, refs in out.items()}
+
+    @cached_property
+    def _sides(self) -> dict[UnitRef, str]:
+        side = {s.code: s.side for s in self.scenario.states}
+        return {r: side[u.owner] for r, u in self.units.items()}
+
+    def occupancy(self) -> np.ndarray:
+        """Per cell: 0 empty, else the number of counters on it (a fresh array)."""
+        return self._occupancy.copy()
+
+    @cached_property
+    def _occupancy(self) -> np.ndarray:
+        w, h = terrain.size(self.theatre)
+        occ = np.zeros((w, h), dtype=np.int16)
+        cells = [
+            c
+            for c, refs in self._by_cell.items()
+            for _ in refs
+            if 0 < c.lon <= w and 0 < c.lat <= h
+        ]
+        if cells:
+            np.add.at(
+                occ, (np.array([c.lon - 1 for c in cells]), np.array([c.lat - 1 for c in cells])), 1
+            )
         return occ
 
     def side_mask(self, side: str) -> np.ndarray:
-        """Cells with a counter of `side`."""
+        """Cells with a counter of `side` (a fresh array)."""
+        return self._side_masks.get(side, np.zeros(terrain.size(self.theatre), dtype=bool)).copy()
+
+    @cached_property
+    def _side_masks(self) -> dict[str, np.ndarray]:
         w, h = terrain.size(self.theatre)
-        mask = np.zeros((w, h), dtype=bool)
-        for u in self.units.values():
-            if self.scenario.state(u.owner).side == side:
-                for c in u.cells:
-                    if terrain.on_map(self.theatre, c):
-                        mask[terrain.index(self.theatre, c)] = True
-        return mask
+        out: dict[str, np.ndarray] = {}
+        for c, refs in self._by_cell.items():
+            if not (0 < c.lon <= w and 0 < c.lat <= h):
+                continue
+            for r in refs:
+                side = self._sides[r]
+                if side not in out:
+                    out[side] = np.zeros((w, h), dtype=bool)
+                out[side][c.lon - 1, c.lat - 1] = True
+        return out
+
+    def enemy_mask(self, side: str) -> np.ndarray:
+        """Cells with a counter of any other side."""
+        w, h = terrain.size(self.theatre)
+        out = np.zeros((w, h), dtype=bool)
+        for s, mask in self._side_masks.items():
+            if s != side:
+                out |= mask
+        return out
 
     def closed(self, cell: Cell, what: str) -> bool:
         return any(

@@ -22,6 +22,7 @@ Everything derived (transport nodes, narrows, bridges, coast) is computed with v
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from enum import IntEnum
@@ -141,7 +142,12 @@ def size(ds: xr.Dataset) -> tuple[int, int]:
 
 
 def states(ds: xr.Dataset) -> list[State]:
-    return [State(**s) for s in json.loads(ds.attrs.get("states", "[]"))]
+    return list(_states(ds.attrs.get("states", "[]")))
+
+
+@functools.cache
+def _states(text: str) -> tuple[State, ...]:
+    return tuple(State(**s) for s in json.loads(text))
 
 
 def places(ds: xr.Dataset) -> list[tuple[str, Cell]]:
@@ -150,14 +156,13 @@ def places(ds: xr.Dataset) -> list[tuple[str, Cell]]:
 
 
 def index(ds: xr.Dataset, cell: Cell) -> tuple[int, int]:
-    """Array indices of a cell."""
-    return cell.lon - int(ds.lon[0]), cell.lat - int(ds.lat[0])
+    """Array indices of a cell (a theatre numbers its cells from 1, which `check` ensures)."""
+    return cell.lon - 1, cell.lat - 1
 
 
 def on_map(ds: xr.Dataset, cell: Cell) -> bool:
-    w, h = size(ds)
-    i, j = index(ds, cell)
-    return 0 <= i < w and 0 <= j < h
+    w, h = ds.sizes["lon"], ds.sizes["lat"]
+    return 0 < cell.lon <= w and 0 < cell.lat <= h
 
 
 def relief_at_level(ds: xr.Dataset, level: int) -> np.ndarray:
@@ -251,7 +256,23 @@ def transport_nodes(ds: xr.Dataset, min_roads: int = 4, route: str = "road") -> 
     return degree(np.asarray(ds[route].values, dtype=np.uint8)) >= min_roads
 
 
+_NARROWS: dict[int, tuple[xr.Dataset, np.ndarray]] = {}
+
+
 def narrows(ds: xr.Dataset) -> np.ndarray:
+    """Cells a division crosses only along one road or trail, and bridge ends (4.7); cached
+    per theatre (a theatre is not changed once built)."""
+    hit = _NARROWS.get(id(ds))
+    if hit is not None and hit[0] is ds:
+        return hit[1]
+    if len(_NARROWS) > 32:
+        _NARROWS.clear()
+    out = _narrows(ds)
+    _NARROWS[id(ds)] = (ds, out)
+    return out
+
+
+def _narrows(ds: xr.Dataset) -> np.ndarray:
     """Cells a division crosses only along one road or trail, and bridge ends (4.7).
 
     A narrow: a trail in mountains, swamp or forest; a single road through such a cell (a road

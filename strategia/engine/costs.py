@@ -68,8 +68,22 @@ def _speed(value: Any) -> float:
     return 0.0 if isinstance(value, str) else float(value)
 
 
+_SPEEDS: dict[tuple[int, DivisionKind], tuple[RuleSet, Speeds]] = {}
+
+
 def speeds(kind: DivisionKind, rules: RuleSet) -> Speeds:
-    """A unit type's speeds from table 4, read (and recorded) through the rules."""
+    """A unit type's speeds from table 4 (read through the rules; cached per ruleset)."""
+    hit = _SPEEDS.get((id(rules), kind))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_SPEEDS) > 256:
+        _SPEEDS.clear()
+    sp = _speeds(kind, rules)
+    _SPEEDS[(id(rules), kind)] = (rules, sp)
+    return sp
+
+
+def _speeds(kind: DivisionKind, rules: RuleSet) -> Speeds:
     col = kind.key if kind is not DivisionKind.FORTRESS else "rifle"
     ground: dict[Relief, float] = {Relief.WATER: 0.0}
     trails_only = set()
@@ -264,16 +278,35 @@ def radius(budget: float, fastest_km: float) -> int:
     return max(1, math.ceil(budget * fastest_km / 10.0) + 1)
 
 
-def _padded(costs: StepCosts, r: int) -> np.ndarray:
-    key = (id(costs), r)
+PAD = 32  # the margin kept around cached cost arrays: windows up to this radius need no copy
+
+
+def _padded(costs: StepCosts, r: int) -> tuple[np.ndarray, int]:
+    """The cost array with a margin of at least `r` cells of INF, and that margin."""
+    pad = max(PAD, r)
+    key = (id(costs), pad)
     if key not in _PADDED:
         if len(_PADDED) > 64:
             _PADDED.clear()
-        _PADDED[key] = (costs, np.pad(costs.cost, ((0, 0), (r, r), (r, r)), constant_values=INF))
-    return _PADDED[key][1]
+        _PADDED[key] = (
+            costs,
+            np.pad(costs.cost, ((0, 0), (pad, pad), (pad, pad)), constant_values=INF),
+        )
+    return _PADDED[key][1], pad
 
 
 _PADDED: dict[tuple[int, int], tuple[StepCosts, np.ndarray]] = {}
+
+
+def _window(a: np.ndarray, i0: int, j0: int, n: int, fill: bool) -> np.ndarray:
+    """The n x n window of a 2-d array from (i0, j0), `fill` outside it."""
+    out = np.full((n, n), fill, dtype=a.dtype)
+    w, h = a.shape
+    a0, b0 = max(0, -i0), max(0, -j0)
+    a1, b1 = min(n, w - i0), min(n, h - j0)
+    if a1 > a0 and b1 > b0:
+        out[a0:a1, b0:b1] = a[i0 + a0 : i0 + a1, j0 + b0 : j0 + b1]
+    return out
 
 
 def reach_many(requests: list[ReachRequest], blocked: np.ndarray, r: int) -> list[Reach]:
@@ -289,12 +322,17 @@ def reach_many(requests: list[ReachRequest], blocked: np.ndarray, r: int) -> lis
     m = len(requests)
     size = n * n
     aa, bb = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
-    padded_blocked = np.pad(blocked, r, constant_values=True)
     i0 = np.array([q.origin.lon - 1 - r for q in requests])
     j0 = np.array([q.origin.lat - 1 - r for q in requests])
-    ia = i0[:, None, None] + r + aa[None]
-    jb = j0[:, None, None] + r + bb[None]
-    win_block = padded_blocked[ia, jb]
+    if m <= 4:
+        win_block = np.stack(
+            [_window(blocked, int(i), int(j), n, True) for i, j in zip(i0, j0, strict=True)]
+        )
+    else:
+        padded_blocked = np.pad(blocked, r, constant_values=True)
+        win_block = padded_blocked[
+            i0[:, None, None] + r + aa[None], j0[:, None, None] + r + bb[None]
+        ]
     win_block[:, r, r] = False
     factor = np.array([q.cost_factor for q in requests])[:, None, None]
     dirs = np.zeros((m, 8), dtype=bool)
@@ -305,9 +343,16 @@ def reach_many(requests: list[ReachRequest], blocked: np.ndarray, r: int) -> lis
     for u, q in enumerate(requests):
         groups.setdefault(id(q.costs), []).append(u)
     for members in groups.values():
-        padded = _padded(requests[members[0]].costs, r)
+        padded, pad = _padded(requests[members[0]].costs, r)
         idx = np.array(members)
-        win_cost[:, idx] = padded[:, ia[idx], jb[idx]] * factor[idx][None]
+        if len(members) == 1:
+            u = members[0]
+            a0, b0 = int(i0[u]) + pad, int(j0[u]) + pad
+            win_cost[:, u] = padded[:, a0 : a0 + n, b0 : b0 + n] * factor[u]
+        else:
+            ia = i0[idx][:, None, None] + pad + aa[None]
+            jb = j0[idx][:, None, None] + pad + bb[None]
+            win_cost[:, idx] = padded[:, ia, jb] * factor[idx][None]
     rows: list[np.ndarray] = []
     cols: list[np.ndarray] = []
     vals: list[np.ndarray] = []

@@ -187,13 +187,7 @@ def _sector_ok(u: UnitState, target: Cell, mode: str, max_dev: float) -> tuple[b
 
 
 def _enemy_of(state: GameState, u: UnitState) -> np.ndarray:
-    side = state.scenario.state(u.owner).side
-    mask = np.zeros(terrain.size(state.theatre), dtype=bool)
-    for other in state.units.values():
-        if state.scenario.state(other.owner).side != side:
-            for c in other.cells:
-                mask[terrain.index(state.theatre, c)] = True
-    return mask
+    return state.enemy_mask(state.side_of(u.ref))
 
 
 def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Result]:
@@ -467,7 +461,9 @@ def _passable(state: GameState, u: UnitState, cell: Cell, rules: RuleSet) -> boo
 
 def _collisions(state: GameState, new: UnitState, rules: RuleSet) -> list[UnitState]:
     """4.12: divisions that end on one cell lose their next turn and are not combat-capable."""
-    others = [o for o in state.units.values() if o.ref != new.ref and set(o.cells) & set(new.cells)]
+    others = list(
+        {o.ref: o for c in new.cells for o in state.occupants(c) if o.ref != new.ref}.values()
+    )
     if not others:
         return []
     lost = float(rules.value("stacking", "collision_lost_turns"))

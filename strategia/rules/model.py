@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from strategia.errors import InactiveRuleError, UnknownNameError
-from strategia.explain import record
+from strategia.explain import record, tracing
 from strategia.i18n import Text
 from strategia.kinds import Facing, Kind, Terrain
 from strategia.units import DivisionKind, RegimentKind
@@ -173,12 +173,13 @@ class RuleSet:
         p = self.param(entry, row, column)
         if p.level > self.level:
             raise InactiveRuleError(p.key, p.level, self.level)
-        e = self.entries[entry]
-        label = e.row_label(row)
-        if column != VALUE:
-            col = e.column_label(column)
-            label = Text(f"{label.en}, {col.en}", f"{label('ru')}, {col('ru')}")
-        record(label, p.value, unit=p.unit, rule=p.rule, note=annotation(p), kind="lookup")
+        if tracing():
+            e = self.entries[entry]
+            label = e.row_label(row)
+            if column != VALUE:
+                col = e.column_label(column)
+                label = Text(f"{label.en}, {col.en}", f"{label('ru')}, {col('ru')}")
+            record(label, p.value, unit=p.unit, rule=p.rule, note=annotation(p), kind="lookup")
         return p.value
 
     def get(self, entry: str, row: str, column: str = VALUE, default: Any = None) -> Any:
