@@ -455,3 +455,26 @@ def test_cli_battle_what_if(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "боя нет" in out and "артиллерия" in out
     assert main(["battle", str(path), "--attack", "1 с.д. на 6,4"]) == 2
     assert "not an attack or a strike" in capsys.readouterr().err
+
+
+def test_a_road_closed_by_fire_stops_transfers_9_7c() -> None:
+    b = (
+        ScenarioBuilder.blank(60, 5)
+        .state("R", "К", "red", lon=(1, 35))
+        .state("B", "С", "blue", lon=(36, 60))
+    )
+    b = (
+        b.city("A", "2,3")
+        .city("B", "35,3")
+        .road("2,3 40,3")
+        .place("R", "5 с.д. - 2,3 фронтом на восток")
+        .place("B", "151 а.д. - 37,3")
+    )
+    start = initial_state(b.build(), 1)
+    st, _ = apply(start, parse_order("151 а.д. огонь по дороге 38,3", start), R[1])
+    assert st.closures
+    _, res = apply(st, parse_order("5 с.д. переброска в 35,3", st), R[1])
+    assert not res.cuts  # the closed stretch is beyond the route
+    st, _ = apply(start, parse_order("151 а.д. огонь по дороге 34,3", start), R[1])
+    new, res = apply(st, parse_order("5 с.д. переброска в 35,3", st), R[1])
+    assert new == st and "closed at 34,3" in res.cuts[0].reason.en

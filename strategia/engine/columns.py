@@ -234,6 +234,20 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
             ex.set(0.0)
             return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
         p = plan.value
+        roads_shut = [
+            c for c in p.route if "road" in p.network and state.closed(c, "road-transfer")
+        ]
+        shut = roads_shut + [c for c in p.route if state.closed(c, "bridge")]
+        if shut:
+            cuts.append(
+                cut(
+                    "9.7c",
+                    f"the route is closed at {shut[0]} by artillery fire",
+                    f"путь закрыт огнем артиллерии в {shut[0]}",
+                )
+            )
+            ex.set(0.0)
+            return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
         if rules.active("rail_transfer", "node_capacity"):
             cap = int(rules.value("rail_transfer", "node_capacity"))
             moving = [
