@@ -169,8 +169,19 @@ def apply_house_rules(rules: RuleSet, path: Path) -> RuleSet:
     `[entry] param = value` for parameter lists; a value may be `{ value = ..., note = "..." }`.
     An optional `[ruleset] name = ...` must name the ruleset being changed.
     """
-    data = _read_toml(path)
-    src = str(path)
+    return _apply_house(rules, _read_toml(path), str(path))
+
+
+def apply_house_text(rules: RuleSet, text: str, source: str) -> RuleSet:
+    """`rules` with the house rules written in `text` (TOML) applied; `source` names it."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise RuleDataError(source, [Problem("TOML", str(e))]) from None
+    return _apply_house(rules, data, source)
+
+
+def _apply_house(rules: RuleSet, data: dict[str, Any], src: str) -> RuleSet:
     problems: list[Problem] = []
     meta = data.pop("ruleset", {})
     if "name" in meta and meta["name"] != rules.name:

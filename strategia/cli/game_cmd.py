@@ -1,0 +1,190 @@
+"""`strategia game ...`: play a whole game from the command line, journal first."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from strategia.ascii_map import render
+from strategia.cli import Output
+from strategia.game import Game
+from strategia.geometry import Cell
+from strategia.render import explanation_text
+
+
+def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("game", help="play a game: new, order, end-turn, show, ask, journal, replay")
+    gs = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    def cmd(name: str, help_: str, handler: Any) -> argparse.ArgumentParser:
+        c: argparse.ArgumentParser = gs.add_parser(name, parents=[parent], help=help_)
+        c.set_defaults(handler=handler)
+        return c
+
+    c = cmd("new", "start a game from a scenario; the game file is its journal", new)
+    c.add_argument("scenario", type=Path)
+    c.add_argument("game", type=Path)
+    c.add_argument("--level", type=int, choices=(1, 2, 3))
+    c.add_argument("--seed", type=int)
+    c.add_argument("--house", action="append", help="house-rules file (0.3), kept in the game")
+    c.add_argument("--limit-interventions", action="store_true", help="9.4: one in 7 turns")
+    c = cmd("order", "give an order in journal notation", order)
+    c.add_argument("game", type=Path)
+    c.add_argument("text")
+    c.add_argument("--side")
+    c.add_argument("--explain", action="store_true", help="print the breakdown (mediator)")
+    c = cmd("end-turn", "end the side's move (level 3: carry out every side's orders)", end_turn)
+    c.add_argument("game", type=Path)
+    c = cmd("show", "the map and status, as a side (or the mediator) sees it", show)
+    c.add_argument("game", type=Path)
+    c.add_argument("--side", help="red, blue, ... (default: the mediator, who sees everything)")
+    c.add_argument("--turn", type=int, help="the position at the start of an earlier turn")
+    c = cmd("ask", "a reconnaissance question (8.3)", ask)
+    c.add_argument("game", type=Path)
+    c.add_argument("text")
+    c.add_argument("--side", required=True)
+    c.add_argument("--lie", choices=("yes", "no"), help="the mediator's choice of a false answer")
+    c = cmd("journal", "the journal: as the paper journal (text) or its entries (--json)", journal)
+    c.add_argument("game", type=Path)
+    c = cmd("replay", "rebuild the game from its journal and check every result", replay)
+    c.add_argument("game", type=Path)
+    c.add_argument("--recover", action="store_true", help="keep the good part of a damaged file")
+    c = cmd("intervene", "a mediator's input (9.4): a note, or weather closing a road", intervene)
+    c.add_argument("game", type=Path)
+    c.add_argument("text")
+    c.add_argument("--cell", help="close the road here")
+    c.add_argument("--turns", type=int)
+    c = cmd("undo", "take back the last order of the move", undo)
+    c.add_argument("game", type=Path)
+    c = cmd("score", "the score of each side with its breakdown (reconstructed, 1.1)", score_cmd)
+    c.add_argument("game", type=Path)
+
+
+def new(args: argparse.Namespace) -> Output:
+    g = Game.new(
+        args.scenario,
+        args.game,
+        level=args.level,
+        seed=args.seed,
+        house=args.house,
+        limit_interventions=args.limit_interventions,
+    )
+    return Output(
+        f"{args.game}: «{g.scenario.name}», level {g.level}, turn {g.state.turn}, {g.side} to move",
+        _status(g),
+    )
+
+
+def _status(g: Game) -> dict[str, Any]:
+    return {
+        "game": str(g.journal.path),
+        "scenario": g.scenario.name,
+        "level": g.level,
+        "turn": g.state.turn,
+        "side": g.side,
+        "phase": g.phase,
+        "at_war": g.state.at_war,
+        "clock_seconds_left": g.clock(),
+    }
+
+
+def order(args: argparse.Namespace) -> Output:
+    g = Game.open(args.game)
+    r = g.order(args.text, args.side)
+    if r is None:
+        return Output(
+            f"{args.text}: noted for the turn's execution (level 3)", {"queued": True, **_status(g)}
+        )
+    lines = [r.outcome(args.lang)]
+    if args.explain:
+        lines += [f"  cut [{c.rule}]: {c.reason(args.lang)}" for c in r.cuts]
+        lines += ["", *explanation_text(r.explanation, args.lang)]
+    return Output("\n".join(lines), r.to_json())
+
+
+def end_turn(args: argparse.Namespace) -> Output:
+    g = Game.open(args.game)
+    results = g.end_turn()
+    lines = [f"turn {g.state.turn}: {g.side} to move"] + [
+        f"  {r.outcome(args.lang)}" for r in results
+    ]
+    return Output("\n".join(lines), {**_status(g), "results": [r.to_json() for r in results]})
+
+
+def show(args: argparse.Namespace) -> Output:
+    from strategia.views import mediator_view, to_geojson, view_for
+
+    g = Game.open(args.game)
+    state = g.state_at(args.turn) if args.turn else g.state
+    if args.side:
+        intel = [a for a in g.answers if a["side"] == args.side]
+        view = view_for(state, args.side, g.rules, intel)
+    else:
+        view = mediator_view(state)
+    letters = {"red": "R", "blue": "B", "green": "G", "black": "K"}
+    marks: dict[Cell, str] = {}
+    for f in to_geojson(view)["features"]:
+        x, y = f["geometry"]["coordinates"]
+        marks[Cell(int(x), int(y))] = letters.get(str(f["properties"].get("side")), "?")
+    head = f"«{g.scenario.name}» turn {state.turn}, {g.side} to move, phase {g.phase}" + (
+        f", as {args.side} sees it" if args.side else ", the mediator's view"
+    )
+    return Output(
+        head + "\n" + render(state.theatre, state.level, marks),
+        {**_status(g), "view": view.to_json()},
+    )
+
+
+def ask(args: argparse.Namespace) -> Output:
+    g = Game.open(args.game)
+    lie = None if args.lie is None else args.lie == "yes"
+    a = g.ask(args.side, args.text, lie)
+    answer = a["answer"][args.lang] if isinstance(a["answer"], dict) else a["answer"]
+    return Output(f"{a['question']} — {answer}", a)
+
+
+def journal(args: argparse.Namespace) -> Output:
+    g = Game.open(args.game)
+    return Output(g.journal_text(args.lang), g.journal_json())
+
+
+def replay(args: argparse.Namespace) -> Output:
+    g = Game.open(args.game, recover=args.recover)
+    ok = not g.replay_problems
+    text = f"{args.game}: {len(g.journal.entries)} entries replayed, turn {g.state.turn}" + (
+        "; every result reproduced" if ok else "\n" + "\n".join(g.replay_problems)
+    )
+    return Output(
+        text, {**_status(g), "entries": len(g.journal.entries), "problems": g.replay_problems}
+    )
+
+
+def intervene(args: argparse.Namespace) -> Output:
+    g = Game.open(args.game)
+    g.intervene(args.text, Cell.parse(args.cell) if args.cell else None, args.turns)
+    return Output(f"noted: {args.text}", {**_status(g), "interventions": len(g.interventions)})
+
+
+def undo(args: argparse.Namespace) -> Output:
+    g = Game.open(args.game)
+    g.undo()
+    return Output(
+        f"the last order is taken back; turn {g.state.turn}, {g.side} to move", _status(g)
+    )
+
+
+def score_cmd(args: argparse.Namespace) -> Output:
+    g = Game.open(args.game)
+    sides = sorted({s.side for s in g.scenario.states})
+    lines, data = [], {}
+    penalties = (
+        {s: e.value for s, e in g.review().items()}
+        if not g.journal.header.get("mediator", True)
+        else {}
+    )
+    for s in sides:
+        e = g.score(s, penalties.get(s, 0.0))
+        lines += explanation_text(e.explanation, args.lang)
+        data[s] = {"score": e.value, "explanation": e.explanation.to_json()}
+    return Output("\n".join(lines), data)

@@ -1,0 +1,180 @@
+"""The flow of turns (1.7, 1.8), mobilisation (6.4) and the mediator's inputs (9.4).
+
+Levels 1 and 2: the sides move in turn, Red first, giving any number of orders. Level 3: every
+side gives its orders, then the mediator carries them out together in this order (documented,
+reconstructed: the seeds say only "simultaneously"): artillery strikes and interdiction first,
+then movement and other orders taking the sides in turn one order at a time (Red first), then
+the attacks, in the order given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from strategia import terrain
+from strategia.combat_orders import Attack, Strike
+from strategia.engine.apply import advance, apply
+from strategia.engine.result import OrderError, Result, cut
+from strategia.explain import explain
+from strategia.geometry import Cell, Direction
+from strategia.i18n import Text
+from strategia.kinds import Side
+from strategia.notation import Placement
+from strategia.orders import Order
+from strategia.rules import RuleSet
+from strategia.scenario import MOBILISATION_DAYS
+from strategia.state import Closure, GameState, UnitState
+from strategia.terrain import Relief
+from strategia.units import DivisionKind, new_division
+
+
+def sides_in_order(state: GameState, rules: RuleSet) -> list[str]:
+    """The sides that play, in rule 1.2's order, the first mover (1.8) first."""
+    present = {s.side for s in state.scenario.states}
+    order = [s.key for s in Side if s.key in present]
+    first = str(rules.value("first_move", "side"))
+    if first in order:
+        order.remove(first)
+        order.insert(0, first)
+    return order
+
+
+def day_of(turn: int) -> str | None:
+    """The mobilisation day (M, M+5, ...) a turn is, if any: turn 1 is M."""
+    label = "M" if turn == 1 else f"M+{turn - 1}"
+    return label if label in MOBILISATION_DAYS else None
+
+
+def mobilise(
+    state: GameState, rules: RuleSet, everything: bool = False
+) -> tuple[GameState, list[Result]]:
+    """Reserve divisions arriving today in their cities (6.4); with `everything`, all of them
+    (level 1: the whole of table 5 is deployed at M, as the rule data notes)."""
+    day = day_of(state.turn)
+    results: list[Result] = []
+    added: list[UnitState] = []
+    for f in state.scenario.forces:
+        for a in f.mobilisation:
+            if not everything and a.day != day:
+                continue
+            for ref in a.divisions:
+                if ref in state.units or not isinstance(ref.kind, DivisionKind):
+                    continue
+                cell = _free_cell(state, a.cell, f.state, [u.cell for u in added])
+                facing = state.scenario.default_facing(f.state, cell)
+                u = UnitState(
+                    ref, f.state, new_division(ref.number, ref.kind, rules), (cell,), facing
+                )
+                added.append(u)
+                with explain(
+                    Text(f"{ref} mobilised in {a.cell}", f"{ref} отмобилизована в {a.cell}"),
+                    rule="6.4",
+                ) as ex:
+                    ex.set(a.day)
+                p = Placement(ref, (cell,), facing)
+                results.append(
+                    Result(f"{a.day}: {ref}", Text(p.format("en"), p.format("ru")), ex.freeze())
+                )
+    return state.with_units(added), results
+
+
+def _free_cell(state: GameState, want: Cell, owner: str, taken: list[Cell]) -> Cell:
+    """`want` if free, else the nearest free land cell of the same state (4.12)."""
+    ds = state.theatre
+    codes = [s.code for s in state.scenario.states]
+    for radius in range(0, 8):
+        ring = [
+            Cell(want.lon + dx, want.lat + dy)
+            for dx in range(-radius, radius + 1)
+            for dy in range(-radius, radius + 1)
+            if max(abs(dx), abs(dy)) == radius
+        ]
+        for c in sorted(ring, key=lambda c: c.km(want)):
+            if not terrain.on_map(ds, c) or c in taken or state.occupants(c):
+                continue
+            i, j = terrain.index(ds, c)
+            if int(ds["relief"].values[i, j]) == Relief.WATER:
+                continue
+            k = int(ds["state"].values[i, j])
+            if k and codes[k - 1] == owner:
+                return c
+    return want
+
+
+def begin_move(state: GameState, side: str, rules: RuleSet) -> tuple[GameState, list[Result]]:
+    """A side's move begins: its units' time resets and work in hand goes on (1.7)."""
+    return advance(state, rules, {side})
+
+
+def new_day(state: GameState, rules: RuleSet) -> tuple[GameState, list[Result]]:
+    """The next turn (a day, 2.1): old interdiction fire lapses, reserves arrive (6.4)."""
+    state = replace(
+        state,
+        turn=state.turn + 1,
+        interdictions=tuple(f for f in state.interdictions if f.turn + 1 >= state.turn + 1),
+        closures=tuple(c for c in state.closures if c.until_turn >= state.turn + 1),
+    )
+    if rules.active("mobilisation"):
+        return mobilise(state, rules)
+    return state, []
+
+
+def resolution_order(orders: list[tuple[str, Order]], sides: list[str]) -> list[tuple[str, Order]]:
+    """Level 3's order of execution: strikes, then the rest by turns of sides, then attacks."""
+    strikes = [(s, o) for s, o in orders if isinstance(o, Strike)]
+    attacks = [(s, o) for s, o in orders if isinstance(o, Attack)]
+    rest = [(s, o) for s, o in orders if not isinstance(o, Strike | Attack)]
+    queues = {side: [(s, o) for s, o in rest if s == side] for side in sides}
+    interleaved: list[tuple[str, Order]] = []
+    while any(queues.values()):
+        for side in sides:
+            if queues.get(side):
+                interleaved.append(queues[side].pop(0))
+    return strikes + interleaved + attacks
+
+
+def execute_together(
+    state: GameState, orders: list[tuple[str, Order]], rules: RuleSet
+) -> tuple[GameState, list[Result]]:
+    """Carry out every side's orders of a level-3 turn (1.7) in `resolution_order`."""
+    results = []
+    for side, order in resolution_order(orders, sides_in_order(state, rules)):
+        try:
+            state, r = apply(state, order, rules, side)
+        except OrderError as e:  # the situation changed since the order was given
+            with explain(
+                Text("order void when its turn came", "приказ потерял смысл к исполнению"),
+                rule="1.7",
+            ) as ex:
+                ex.step(Text(str(e)), kind="cut", rule="1.7")
+            r = Result(
+                order.format("ru"),
+                Text("not carried out", "не выполнен"),
+                ex.freeze(),
+                (cut("1.7", str(e), str(e)),),
+            )
+        results.append(r)
+    return state, results
+
+
+def weather(state: GameState, cell: Cell, turns: int | None, rules: RuleSet) -> GameState:
+    """The mediator closes a road by weather (9.4) at `cell` for `turns` (rule data default)."""
+    n = turns if turns is not None else int(rules.value("interventions", "weather_turns"))
+    shut = (
+        Closure(cell, "road-movement", state.turn + n - 1),
+        Closure(cell, "road-transfer", state.turn + n - 1),
+    )
+    return replace(state, closures=(*state.closures, *shut))
+
+
+__all__ = [
+    "Direction",
+    "advance",
+    "begin_move",
+    "day_of",
+    "execute_together",
+    "mobilise",
+    "new_day",
+    "sides_in_order",
+    "weather",
+]

@@ -1,0 +1,215 @@
+"""A whole game: turns, mobilisation, the durable journal, replay, undo, crash and corruption."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from game_script import play
+
+from strategia.game import Game, GameError
+from strategia.journal import Journal, JournalError, read
+from strategia.notation import UnitRef
+
+ROOT = Path(__file__).parents[1]
+DEFAULT = ROOT / "maps" / "continental.toml"
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _bodies(g: Game) -> list[dict[str, object]]:
+    return [{k: v for k, v in e.body().items() if k != "time"} for e in g.journal.entries]
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_scripted_game_of_ten_turns_matches_the_golden_journal(tmp_path: Path, level: int) -> None:
+    g = play(Game.new(DEFAULT, tmp_path / "g.game", level=level), 10)
+    assert g.state.turn == 11 and g.state.at_war
+    got = _bodies(g)
+    golden = GOLDEN / f"continental_level{level}.json"
+    if os.environ.get("STRATEGIA_REGEN_GOLDEN") or not golden.exists():
+        golden.write_text(json.dumps(got, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    expected = json.loads(golden.read_text(encoding="utf-8"))
+    assert len(got) == len(expected)
+    for a, b in zip(got, expected, strict=True):
+        assert a == b, f"entry {a['seq']} differs from the golden journal"
+    again = Game.open(tmp_path / "g.game")
+    assert again.replay_problems == []
+    assert again.state == g.state
+
+
+def test_turn_order_red_first_and_sides_alternate(tmp_path: Path) -> None:
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=2)
+    assert g.side == "red" and g.state.turn == 1
+    with pytest.raises(GameError, match="it is red's move, not blue's"):
+        g.order("110 с.д. на 30,39")
+    g.order("21 т.д. на 35,35")
+    g.end_turn()
+    assert g.side == "blue"
+    g.end_turn()
+    assert g.side == "green"
+    g.end_turn()
+    assert g.side == "red" and g.state.turn == 2
+
+
+def test_level_3_orders_wait_for_the_mediator(tmp_path: Path) -> None:
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=3)
+    assert g.order("21 т.д. на 35,35") is None
+    assert g.order("110 с.д. на 30,39") is None
+    before = g.state.unit(UnitRef.parse("21 т.д.")).cell
+    results = g.end_turn()
+    assert g.state.unit(UnitRef.parse("21 т.д.")).cell != before and g.state.turn == 2
+    assert len([r for r in results if "на" in r.order]) == 2
+
+
+def test_mobilisation_arrivals_6_4(tmp_path: Path) -> None:
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=2)
+    assert UnitRef.parse("71 с.д.") in g.state.units  # day M
+    assert UnitRef.parse("76 с.д.") not in g.state.units  # M+5
+    for _ in range(5 * 3):  # red, blue and the greens move each day
+        g.end_turn()
+    assert g.state.turn == 6 and UnitRef.parse("76 с.д.") in g.state.units
+    assert (
+        g.state.unit(UnitRef.parse("76 с.д.")).cell.km(g.state.unit(UnitRef.parse("77 с.д.")).cell)
+        > 0
+    )
+    g1 = Game.new(DEFAULT, tmp_path / "g1.game", level=1)
+    assert UnitRef.parse("84 с.д.") in g1.state.units  # level 1: the whole table at M
+
+
+def test_undo_and_state_at_an_earlier_turn(tmp_path: Path) -> None:
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=2)
+    start = g.state
+    g.order("21 т.д. на 35,35")
+    g.undo()
+    assert g.state.unit(UnitRef.parse("21 т.д.")) == start.unit(UnitRef.parse("21 т.д."))
+    with pytest.raises(GameError, match="nothing to undo"):
+        g.undo()
+    g.order("21 т.д. на 35,35")
+    for _ in range(4):
+        g.end_turn()
+    assert (
+        g.state_at(1).unit(UnitRef.parse("21 т.д.")).cell
+        == start.unit(UnitRef.parse("21 т.д.")).cell
+    )
+    assert g.state_at(2) == g.state
+
+
+def test_interventions_and_their_limit(tmp_path: Path) -> None:
+    from strategia.geometry import Cell
+
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=2, limit_interventions=True)
+    g.intervene("rain", Cell.parse("33,24"), 2)
+    assert g.state.closed(Cell.parse("33,24"), "road-movement")
+    with pytest.raises(GameError, match="one in 7 turns"):
+        g.intervene("more rain")
+    assert Game.open(tmp_path / "g.game").state.closures == g.state.closures
+
+
+def test_peace_ends_the_game(tmp_path: Path) -> None:
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=2)
+    g.end_game()
+    with pytest.raises(GameError, match="peace talks"):
+        g.order("21 т.д. на 35,35")
+    assert Game.open(tmp_path / "g.game").phase == "peace"
+
+
+def test_score_and_penalties(tmp_path: Path) -> None:
+    g = play(Game.new(DEFAULT, tmp_path / "g.game", level=2), 4)
+    s = g.score("red")
+    assert s.explanation.rule == "1.1" and isinstance(s.value, float)
+    assert any(c.rule == "9.3" for c in s.explanation.children)
+    penalties = g.review()
+    assert set(penalties) <= {"red", "blue", "green"}
+    for e in penalties.values():
+        assert e.value == sum(float(c.value) for c in e.explanation.children)  # type: ignore[arg-type]
+
+
+# --- the journal ----------------------------------------------------------------------------
+
+
+def test_each_entry_is_on_disk_before_it_is_acknowledged(tmp_path: Path) -> None:
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=2)
+    g.order("21 т.д. на 35,35")
+    entries, problems = read(tmp_path / "g.game")
+    assert problems == [] and entries[-1].data["order"] == "21 т.д. на 35,35"
+
+
+def test_a_truncated_file_is_detected_and_its_good_part_recovered(tmp_path: Path) -> None:
+    g = play(Game.new(DEFAULT, tmp_path / "g.game", level=2), 2)
+    n = len(g.journal.entries)
+    path = tmp_path / "g.game"
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) - 25])
+    with pytest.raises(JournalError, match=f"damaged after entry {n - 1}") as info:
+        Game.open(path)
+    assert "truncated" in str(info.value)
+    g2 = Game.open(path, recover=True)
+    assert len(g2.journal.entries) == n - 1 and path.with_suffix(".game.damaged").exists()
+    g2.order(
+        g2.state.units[
+            sorted(u for u in g2.state.units if g2.state.side_of(u) == g2.side)[0]
+        ].ref.format("ru")
+        + " поворот на север"
+    ) if False else None
+
+
+def test_a_damaged_entry_is_detected(tmp_path: Path) -> None:
+    play(Game.new(DEFAULT, tmp_path / "g.game", level=2), 1)
+    path = tmp_path / "g.game"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[2] = lines[2].replace("на", "ня", 1)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(JournalError, match=r"g.game:3: checksum mismatch"):
+        Game.open(path)
+    g = Game.open(path, recover=True)
+    assert len(g.journal.entries) == 2
+
+
+def test_a_writer_killed_mid_write_loses_nothing_acknowledged(tmp_path: Path) -> None:
+    path = tmp_path / "g.game"
+    Game.new(DEFAULT, path, level=2)
+    writer = (
+        "import sys\nfrom strategia.game import Game\n"
+        "g = Game.open(sys.argv[1])\n"
+        "for n in range(100000):\n"
+        "    g.intervene('note ' + str(n))\n"
+        "    print(n, flush=True)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", writer, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    acknowledged = -1
+    deadline = time.time() + 20
+    assert proc.stdout is not None
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        if line:
+            acknowledged = int(line)
+        if acknowledged >= 30:
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    g = Game.open(path, recover=True)
+    notes = [t for _, t in g.interventions]
+    assert len(notes) >= acknowledged + 1  # everything acknowledged is there
+    assert notes[: acknowledged + 1] == [f"note {n}" for n in range(acknowledged + 1)]
+
+
+def test_a_journal_cannot_be_overwritten(tmp_path: Path) -> None:
+    Journal.create(tmp_path / "j", {"x": 1})
+    with pytest.raises(Exception, match="already there"):
+        Journal.create(tmp_path / "j", {"x": 1})
+
+
+def test_journal_export(tmp_path: Path) -> None:
+    g = play(Game.new(DEFAULT, tmp_path / "g.game", level=2), 2)
+    text = g.journal_text("ru")
+    assert text.startswith("«Континентальная война»") and "Ход 1" in text and "Ход 2" in text
+    entries = g.journal_json()
+    assert entries[0]["kind"] == "game" and all("crc" not in e for e in entries)
