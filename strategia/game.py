@@ -157,7 +157,7 @@ class Game:
         return results
 
     def ask(self, side: str, text: str, lie: bool | None = None) -> dict[str, Any]:
-        """A reconnaissance question (8.3); recorded with its truth, which only the mediator sees."""
+        """A reconnaissance question (8.3), recorded with its truth (for the mediator only)."""
         from strategia import recon
 
         q = recon.parse_question(text, self.state)
@@ -333,7 +333,7 @@ class Game:
             lines.append(f"  {who}{r.order}  →  {r.outcome(lang)}")
         for a in self.answers:
             lines.append(
-                f"  [{words[2]}, {a['side']}, {a['turn']}] {a['question']}  →  {a['answer'][lang] if isinstance(a['answer'], dict) else a['answer']}"
+                f"  [{words[2]}, {a['side']}, {a['turn']}] {a['question']}  →  {_answer(a, lang)}"
             )
         for t, text in self.interventions:
             lines.append(f"  [{words[4]}, {t}] {text}")
@@ -341,6 +341,11 @@ class Game:
 
     def journal_json(self) -> list[dict[str, Any]]:
         return [e.body() for e in self.journal.entries]
+
+
+def _answer(a: dict[str, Any], lang: Lang) -> str:
+    answer = a["answer"]
+    return str(answer[lang]) if isinstance(answer, dict) else str(answer)
 
 
 def _rules(sc: Scenario, level: int, houses: list[str], path: Path) -> RuleSet:

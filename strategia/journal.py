@@ -1,4 +1,4 @@
-"""The journal of a game («журнал боевых действий»): an append-only file, the game's source of truth.
+"""The journal of a game («журнал боевых действий»): append-only, the game's source of truth.
 
 One JSON object a line: its sequence number, kind, time, data and a CRC-32 of the rest. Every
 entry is written, flushed and synced to disk before `append` returns, so what the console has
