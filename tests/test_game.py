@@ -213,3 +213,45 @@ def test_journal_export(tmp_path: Path) -> None:
     assert text.startswith("«Континентальная война»") and "Ход 1" in text and "Ход 2" in text
     entries = g.journal_json()
     assert entries[0]["kind"] == "game" and all("crc" not in e for e in entries)
+
+
+def test_replay_gives_the_identical_state_at_every_turn(tmp_path: Path) -> None:
+    from game_script import script_turn
+
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=2)
+    seen = {}
+    while g.state.turn <= 6:
+        if g.side == "red":
+            seen[g.state.turn] = g.state.units
+        script_turn(g)
+    again = Game.open(tmp_path / "g.game")
+    for turn, units in seen.items():
+        assert again.state_at(turn).units == units, turn
+
+
+def test_a_game_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from strategia.cli import main
+
+    game = str(tmp_path / "cli.game")
+    assert main(["game", "new", str(DEFAULT), game, "--level", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["side"] == "red"
+    assert main(["game", "order", game, "21 т.д. на 33,35", "--explain"]) == 0
+    assert "table 4" in capsys.readouterr().out
+    assert main(["game", "order", game, "110 с.д. на 30,39"]) == 2
+    assert "red's move" in capsys.readouterr().err
+    for _ in range(3):
+        assert main(["game", "end-turn", game, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.split("\n}\n")[-2] + "\n}")["turn"] == 2
+    assert main(["game", "show", game, "--side", "blue", "--json"]) == 0
+    view = capsys.readouterr().out
+    assert "\"21 т.д.\"" not in view and json.loads(view)["view"]["side"] == "blue"
+    assert main(["game", "show", game, "--turn", "1"]) == 0
+    capsys.readouterr()
+    assert main(["game", "journal", game, "--lang", "ru"]) == 0
+    assert "Ход 1" in capsys.readouterr().out
+    assert main(["game", "replay", game]) == 0
+    assert "every result reproduced" in capsys.readouterr().out
+    assert main(["game", "ask", game, "--side", "blue", "есть ли войска в 33,35?"]) == 2
+    assert "no war yet" in capsys.readouterr().err
+    assert main(["game", "score", game, "--json"]) == 0
+    assert set(json.loads(capsys.readouterr().out)) == {"red", "blue", "green"}
