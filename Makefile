@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 SCENARIO ?= maps/continental.toml
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup console test lint typecheck unit bench clean
+.PHONY: setup console console-app test lint typecheck unit bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,9 @@ setup: $(STAMP)
 
 console: $(STAMP)
 	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/jupyter lab $(ROOT_FLAG) notebooks/console.ipynb
+
+console-app: $(STAMP)
+	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/voila notebooks/console.ipynb
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,4 +1,4 @@
-"""Benchmarks of the movement engine: every unit's reachable area, and one side's move orders.
+"""Benchmarks: every unit's reachable area, one side's move orders, and the console's map layers.
 
     .venv/bin/python benchmarks/run.py             # the default scenario and a 300 x 300 one
     .venv/bin/python benchmarks/run.py --quick     # fewer runs and a 100 x 100 large case
@@ -41,6 +41,8 @@ from strategia.rules import RuleSet, load_ruleset
 from strategia.scenario import Scenario
 from strategia.scenario_io import load_scenario
 from strategia.state import GameState, initial_state
+from strategia.ui import layers
+from strategia.views import mediator_view, to_geojson
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"
@@ -122,6 +124,21 @@ def execute(state: GameState, orders: list[Move], rules: RuleSet, side: str) -> 
     return state
 
 
+def terrain_layers(scenario: Scenario, level: int) -> None:
+    """The console's static layers: the terrain image and the vector layers."""
+    ds = scenario.theatre
+    layers.terrain_image(ds, level)
+    layers.routes_geojson(ds, level)
+    layers.rivers_geojson(ds)
+    layers.borders_geojson(ds)
+    layers.places_geojson(ds, level)
+
+
+def units_layer(state: GameState) -> None:
+    """What the console sends the map when the units change: the mediator's view as GeoJSON."""
+    json.dumps(layers.counters_geojson(to_geojson(mediator_view(state))), ensure_ascii=False)
+
+
 def progress(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
@@ -158,6 +175,13 @@ def run_case(
         execute(state, orders[:10], rules, "red")
 
     case.timings["red moves (apply each)"] = measure(moves, repeats, budget, warmup)
+    progress(f"{name}: the map's layers (terrain, routes, the units' one GeoJSON layer)")
+    case.timings["map: terrain layers"] = measure(
+        lambda: terrain_layers(scenario, rules.level), repeats, budget
+    )
+    case.timings["map: units layer (view + GeoJSON)"] = measure(
+        lambda: units_layer(state), repeats, budget
+    )
     after = last["after"]
     case.moved = sum(after.unit(o.unit).cells != state.unit(o.unit).cells for o in orders)
     return case, state, orders

@@ -244,7 +244,7 @@ def test_a_game_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert json.loads(capsys.readouterr().out.split("\n}\n")[-2] + "\n}")["turn"] == 2
     assert main(["game", "show", game, "--side", "blue", "--json"]) == 0
     view = capsys.readouterr().out
-    assert "\"21 т.д.\"" not in view and json.loads(view)["view"]["side"] == "blue"
+    assert '"21 т.д."' not in view and json.loads(view)["view"]["side"] == "blue"
     assert main(["game", "show", game, "--turn", "1"]) == 0
     capsys.readouterr()
     assert main(["game", "journal", game, "--lang", "ru"]) == 0

@@ -1,0 +1,358 @@
+"""The map's data as plain values: the terrain as a PNG, routes, rivers, borders and places as
+GeoJSON, the units of a view as one GeoJSON collection. Pure functions, tested without a browser.
+
+Coordinates are the grid's own: x = longitude, y = latitude, one unit a cell, a cell's centre at
+its integer coordinates (Leaflet's Simple CRS draws them as they are).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import struct
+import zlib
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from strategia import terrain
+from strategia.geometry import Direction
+from strategia.terrain import DELTAS, Relief
+
+RELIEF_RGB = {
+    Relief.PLAIN: (236, 232, 204),
+    Relief.MOUNTAINS: (168, 140, 112),
+    Relief.FOREST: (150, 190, 130),
+    Relief.SWAMP: (170, 200, 190),
+    Relief.HILLS: (214, 200, 150),
+    Relief.WATER: (150, 190, 228),
+}
+SIDE_COLOURS = {"red": "#c62828", "blue": "#1565c0", "green": "#2e7d32", "black": "#212121"}
+ROUTE_STYLE = {
+    "road": {"color": "#7b5e3b", "weight": 2},
+    "rail": {"color": "#333333", "weight": 2, "dashArray": "6 3"},
+    "trail": {"color": "#8d6e63", "weight": 1, "dashArray": "2 3"},
+}
+PIXELS = 8  # image pixels a cell: enough to keep the cells crisp when Leaflet scales it
+
+
+def png(rgb: np.ndarray) -> bytes:
+    """A PNG file of an (height, width, 3) uint8 image (no imaging library needed)."""
+    h, w, _ = rgb.shape
+    raw = b"".join(b"\x00" + rgb[y].tobytes() for y in range(h))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
+    header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw, 6))
+        + chunk(b"IEND", b"")
+    )
+
+
+def terrain_image(
+    ds: xr.Dataset, level: int
+) -> tuple[str, tuple[tuple[float, float], tuple[float, float]]]:
+    """The relief as a PNG data URL and its bounds ((south, west), (north, east)) in map units."""
+    relief = terrain.relief_at_level(ds, level)
+    lut = np.array([RELIEF_RGB[Relief(k)] for k in range(len(Relief))], dtype=np.uint8)
+    rgb = lut[relief.T[::-1]]  # rows north to south, columns west to east
+    rgb = np.repeat(np.repeat(rgb, PIXELS, axis=0), PIXELS, axis=1)
+    url = "data:image/png;base64," + base64.b64encode(png(rgb)).decode("ascii")
+    w, h = terrain.size(ds)
+    return url, ((0.5, 0.5), (h + 0.5, w + 0.5))
+
+
+def _collection(features: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"type": "FeatureCollection", "features": features}
+
+
+def routes_geojson(ds: xr.Dataset, level: int) -> dict[str, Any]:
+    """Roads, railways and trails as line segments between cell centres."""
+    features = []
+    for route in ("road", "rail", "trail"):
+        mask = terrain.route_mask(ds, route, level)
+        for k in range(4):  # each segment once: the directions N, NE, E, SE
+            dx, dy = (int(v) for v in DELTAS[k])
+            ii, jj = np.nonzero((mask >> k) & 1)
+            for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
+                x, y = i + 1, j + 1
+                features.append(
+                    {
+                        "type": "Feature",
+                        "geometry": {
+                            "type": "LineString",
+                            "coordinates": [[x, y], [x + dx, y + dy]],
+                        },
+                        "properties": {"kind": route, "style": ROUTE_STYLE[route]},
+                    }
+                )
+    return _collection(features)
+
+
+def rivers_geojson(ds: xr.Dataset) -> dict[str, Any]:
+    """Rivers along the grid lines between cells."""
+    features = []
+    for i, j in zip(*np.nonzero(ds["river_e"].values), strict=True):
+        x, y = int(i) + 1.5, int(j) + 1.0
+        features.append(_line([[x, y - 0.5], [x, y + 0.5]], "river"))
+    for i, j in zip(*np.nonzero(ds["river_n"].values), strict=True):
+        x, y = int(i) + 1.0, int(j) + 1.5
+        features.append(_line([[x - 0.5, y], [x + 0.5, y]], "river"))
+    return _collection(features)
+
+
+def _line(coords: list[list[float]], kind: str) -> dict[str, Any]:
+    return {
+        "type": "Feature",
+        "geometry": {"type": "LineString", "coordinates": coords},
+        "properties": {"kind": kind},
+    }
+
+
+def borders_geojson(ds: xr.Dataset) -> dict[str, Any]:
+    """State borders: the grid lines between cells of different states."""
+    st = ds["state"].values
+    features = []
+    east = (
+        (st != terrain.shifted(st, 1, 0, -1))
+        & (terrain.shifted(st, 1, 0, -1) != -1)
+        & ((st > 0) | (terrain.shifted(st, 1, 0, 0) > 0))
+    )
+    north = (
+        (st != terrain.shifted(st, 0, 1, -1))
+        & (terrain.shifted(st, 0, 1, -1) != -1)
+        & ((st > 0) | (terrain.shifted(st, 0, 1, 0) > 0))
+    )
+    for i, j in zip(*np.nonzero(east), strict=True):
+        x, y = int(i) + 1.5, int(j) + 1.0
+        features.append(_line([[x, y - 0.5], [x, y + 0.5]], "border"))
+    for i, j in zip(*np.nonzero(north), strict=True):
+        x, y = int(i) + 1.0, int(j) + 1.5
+        features.append(_line([[x - 0.5, y], [x + 0.5, y]], "border"))
+    return _collection(features)
+
+
+def places_geojson(ds: xr.Dataset, level: int) -> dict[str, Any]:
+    """Capitals, cities and (level 2) fortresses as points with their names."""
+    names = {(c.lon, c.lat): n for n, c in terrain.places(ds)}
+    features = []
+    settlement = ds["settlement"].values
+    fortress = ds["fortress"].values if level >= 2 else np.zeros_like(settlement, dtype=bool)
+    for i, j in zip(*np.nonzero((settlement > 0) | fortress), strict=True):
+        x, y = int(i) + 1, int(j) + 1
+        kind = (
+            "capital" if settlement[i, j] == 2 else "city" if settlement[i, j] == 1 else "fortress"
+        )
+        props = {"kind": kind, "name": names.get((x, y), ""), "fortress": bool(fortress[i, j])}
+        features.append(
+            {
+                "type": "Feature",
+                "geometry": {"type": "Point", "coordinates": [x, y]},
+                "properties": props,
+            }
+        )
+    return _collection(features)
+
+
+def grid_labels(ds: xr.Dataset, every: int = 5) -> list[tuple[float, float, str]]:
+    """Coordinate labels as the seeds write cells: (x, y, text) along the south and west edges."""
+    w, h = terrain.size(ds)
+    out = [(float(x), -0.3, str(x)) for x in range(1, w + 1) if x == 1 or x % every == 0]
+    out += [(-0.4, float(y), str(y)) for y in range(1, h + 1) if y == 1 or y % every == 0]
+    return out
+
+
+def _square(cells: list[tuple[int, int]]) -> list[list[list[float]]]:
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    x0, x1, y0, y1 = min(xs) - 0.42, max(xs) + 0.42, min(ys) - 0.42, max(ys) + 0.42
+    return [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]]
+
+
+# seven-segment digits: segments as ((x0, y0), (x1, y1)) in a 1 x 2 box, y up
+_SEG = {
+    "a": ((0, 2), (1, 2)), "b": ((1, 2), (1, 1)), "c": ((1, 1), (1, 0)), "d": ((0, 0), (1, 0)),
+    "e": ((0, 0), (0, 1)), "f": ((0, 1), (0, 2)), "g": ((0, 1), (1, 1)),
+}  # fmt: skip
+_DIGITS = {
+    "0": "abcdef", "1": "bc", "2": "abdeg", "3": "abcdg", "4": "bcfg", "5": "acdfg",
+    "6": "acdefg", "7": "abc", "8": "abcdefg", "9": "abcdfg",
+}  # fmt: skip
+
+
+def _digits(number: str, x0: float, y0: float, height: float) -> list[list[list[float]]]:
+    """The number as seven-segment line strings, bottom-left at (x0, y0)."""
+    w = height / 2
+    out = []
+    for n, ch in enumerate(number):
+        left = x0 + n * w * 1.5
+        for seg in _DIGITS.get(ch, ""):
+            (ax, ay), (bx, by) = _SEG[seg]
+            out.append([[left + ax * w, y0 + ay * w], [left + bx * w, y0 + by * w]])
+    return out
+
+
+def _symbol(kind: str, x: float, y: float) -> list[list[list[float]]]:
+    """The arm's symbol in a small frame centred at (x, y): X infantry, an oval tanks, a dot
+    artillery, a chevron anti-tank, a slash cavalry (after the usual map signs)."""
+    w, h = 0.22, 0.13
+    frame = [[x - w, y - h], [x + w, y - h], [x + w, y + h], [x - w, y + h], [x - w, y - h]]
+    lines = [frame]
+    cross = [[[x - w, y - h], [x + w, y + h]], [[x - w, y + h], [x + w, y - h]]]
+    oval = [[x + 0.15 * np.cos(t), y + 0.07 * np.sin(t)] for t in np.linspace(0, 2 * np.pi, 13)]
+    dot = [[x + 0.03 * np.cos(t), y + 0.03 * np.sin(t)] for t in np.linspace(0, 2 * np.pi, 7)]
+    if kind in ("rifle", "motorised", "fortress"):
+        lines += cross
+    if kind in ("tank", "motorised", "sp_gun"):
+        lines.append(oval)
+    if kind in ("artillery", "sp_gun", "fortress"):
+        lines.append(dot)
+    if kind == "anti_tank":
+        lines.append([[x - w, y - h], [x, y + h], [x + w, y - h]])
+    if kind == "cavalry":
+        lines.append([[x - w, y - h], [x + w, y + h]])
+    return [[[float(a), float(b)] for a, b in line] for line in lines]
+
+
+def counters_geojson(view_geojson: dict[str, Any], selected: str | None = None) -> dict[str, Any]:
+    """A view's counters (from `views.to_geojson`) for the map, all in one collection: a square
+    over the counter's cells coloured by side, the arm's symbol, the number in segment digits, a
+    bar for the strength, a mark on the side it faces. Only what the view knows is drawn."""
+    features: list[dict[str, Any]] = []
+    for f in view_geojson["features"]:
+        p = dict(f["properties"])
+        cells = [_xy(c) for c in p.get("cells", [])] or [_xy(f["geometry"]["coordinates"])]
+        side = str(p.get("side", ""))
+        colour = SIDE_COLOURS.get(side, "#555555")
+        label = p.get("unit") or _kind_label(p.get("kind")) or "?"
+        strengths = p.get("strengths")
+        strength = sum(strengths) / len(strengths) if strengths else None
+        if strength is not None:
+            label = f"{label} {strength:.0%}"
+        chosen = selected is not None and p.get("unit") == selected
+        style = {
+            "color": "#ffeb3b" if chosen else "#222222",
+            "weight": 3 if chosen else 1,
+            "fillColor": colour,
+            "fillOpacity": 0.8,
+        }
+        props = {**p, "label": label, "style": style, "part": "counter"}
+        features.append(
+            {
+                "type": "Feature",
+                "geometry": {"type": "Polygon", "coordinates": _square(cells)},
+                "properties": props,
+            }
+        )
+        x, y = cells[0]
+        ink = {"color": "#ffffff", "weight": 1}
+        marks: list[list[list[float]]] = []
+        if p.get("kind"):
+            marks += _symbol(str(p["kind"]), x, y - 0.05)
+        unit = str(p.get("unit") or "")
+        number = unit.split(" ")[0] if unit else ""
+        if number.isdigit():
+            marks += _digits(number, x - 0.36, y + 0.16, 0.2)
+        if marks:
+            features.append(
+                {
+                    "type": "Feature",
+                    "geometry": {"type": "MultiLineString", "coordinates": marks},
+                    "properties": {"part": "marks", "unit": p.get("unit"), "style": ink},
+                }
+            )
+        if strength is not None:
+            bar = [
+                [
+                    [x - 0.36, y - 0.38],
+                    [x - 0.36 + 0.72 * strength, y - 0.38],
+                    [x - 0.36 + 0.72 * strength, y - 0.3],
+                    [x - 0.36, y - 0.3],
+                    [x - 0.36, y - 0.38],
+                ]
+            ]
+            features.append(
+                {
+                    "type": "Feature",
+                    "geometry": {"type": "Polygon", "coordinates": bar},
+                    "properties": {
+                        "part": "strength",
+                        "unit": p.get("unit"),
+                        "style": {
+                            "color": "#ffffff",
+                            "weight": 0,
+                            "fillColor": "#ffffff",
+                            "fillOpacity": 0.9,
+                        },
+                    },
+                }
+            )
+        facing = p.get("facing")
+        if facing:
+            d = Direction.from_key(str(facing))
+            tip = [x + 0.5 * d.delta[0], y + 0.5 * d.delta[1]]
+            base = [x + 0.4 * d.delta[0], y + 0.4 * d.delta[1]]
+            features.append(
+                {
+                    "type": "Feature",
+                    "geometry": {"type": "LineString", "coordinates": [base, tip]},
+                    "properties": {
+                        "part": "facing",
+                        "unit": p.get("unit"),
+                        "style": {"color": "#ffeb3b" if chosen else "#111111", "weight": 4},
+                    },
+                }
+            )
+    return _collection(features)
+
+
+def _xy(value: object) -> tuple[int, int]:
+    """A cell as (x, y) from "lon,lat" or [lon, lat]."""
+    parts: list[Any] = value.split(",") if isinstance(value, str) else list(value)  # type: ignore[call-overload]
+    return int(parts[0]), int(parts[1])
+
+
+def _kind_label(kind: object) -> str:
+    from strategia.units import DivisionKind
+
+    for k in DivisionKind:
+        if k.key == kind:
+            return k.ru
+    return ""
+
+
+def cells_geojson(cells: list[tuple[int, int]], kind: str = "reach") -> dict[str, Any]:
+    """Cells (a reachable area, a target) as squares."""
+    return _collection(
+        [
+            {
+                "type": "Feature",
+                "geometry": {
+                    "type": "Polygon",
+                    "coordinates": [
+                        [
+                            [x - 0.5, y - 0.5],
+                            [x + 0.5, y - 0.5],
+                            [x + 0.5, y + 0.5],
+                            [x - 0.5, y + 0.5],
+                            [x - 0.5, y - 0.5],
+                        ]
+                    ],
+                },
+                "properties": {"kind": kind},
+            }
+            for x, y in cells
+        ]
+    )
+
+
+def size_of(collection: dict[str, Any]) -> int:
+    """The collection's JSON size in bytes (what goes to the browser)."""
+    return len(json.dumps(collection, ensure_ascii=False))

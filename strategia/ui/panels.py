@@ -1,0 +1,265 @@
+"""The console's panels: orders, battles, journal, reconnaissance, score, the mediator's tools.
+
+Each panel builds order text or questions and hands them to the console; what it shows comes
+from the game's results and the engine's explanations, rendered, never recomputed.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as w
+
+from strategia.geometry import Cell, Direction
+from strategia.i18n import Text
+from strategia.render import explanation_html
+from strategia.ui.rules_panel import RatingWorkbench, rules_sheet_panel
+
+if TYPE_CHECKING:
+    from strategia.engine.result import Result
+    from strategia.ui.console import Console
+
+ORDER_KINDS: list[tuple[Text, str]] = [
+    (Text("move forward", "наступать"), "{u} на {c}"),
+    (Text("move by road", "по дороге"), "{u} по дороге на {c}"),
+    (Text("withdraw", "отход"), "{u} отход на {c}"),
+    (Text("turn", "поворот"), "{u} поворот на {d}"),
+    (Text("march (4.8)", "марш (4.8)"), "{u} марш на {c}"),
+    (Text("transfer (4.5)", "переброска (4.5)"), "{u} переброска в {c}"),
+    (Text("extend the front (4.6)", "растянуть фронт (4.6)"), "{u} растянуть на {c}"),
+    (Text("contract the front (4.6)", "сжать фронт (4.6)"), "{u} сжать на {c}"),
+    (Text("attack (9.8)", "удар (9.8)"), "удар по {c}: {e}"),
+    (Text("artillery strike (9.7)", "артиллерийский удар (9.7)"), "{u} огонь по {c}"),
+    (Text("interdiction (9.7d)", "огонь на отсечение (9.7d)"), "{u} огонь на отсечение {c}"),
+    (Text("strike a road (9.7c)", "огонь по дороге (9.7c)"), "{u} огонь по дороге {c}"),
+    (Text("strike a bridge (9.7c)", "огонь по мосту (9.7c)"), "{u} огонь по мосту {c}"),
+]
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+class Panels:
+    """The tabs beside the map."""
+
+    def __init__(self, console: Console) -> None:
+        self.c = console
+        lang = console.lang
+        self.unit_info = w.HTML()
+        self.kind = w.Dropdown(
+            options=[(t(lang), f) for t, f in ORDER_KINDS],
+            description=Text("order", "приказ")(lang),
+        )
+        self.target = w.Text(description=Text("cell", "клетка")(lang), placeholder="45,22")
+        self.facing = w.Dropdown(
+            options=[(d.label(lang), d) for d in Direction],
+            description=Text("facing", "фронтом")(lang),
+        )
+        self.echelons = w.Text(
+            description=Text("echelons", "эшелоны")(lang),
+            placeholder="17 с.д., 18 с.д.; 19 с.д. // оборона: 101 с.д.",
+        )
+        self.preview = w.HTML()
+        self.give = w.Button(
+            description=Text("Give the order", "Отдать приказ")(lang), button_style="primary"
+        )
+        self.free = w.Text(
+            description=Text("notation", "запись")(lang),
+            placeholder="17 с.д. на 45,25",
+            layout=w.Layout(width="95%"),
+        )
+        self.free_go = w.Button(description=Text("Give", "Отдать")(lang))
+        self.result = w.HTML()
+        for control in (self.kind, self.target, self.facing, self.echelons):
+            control.observe(lambda _: self._preview(), names="value")
+        self.give.on_click(lambda _: self.c.submit(self.order_text()))
+        self.free_go.on_click(lambda _: self.c.submit(self.free.value))
+        orders = w.VBox(
+            [
+                self.unit_info,
+                self.kind,
+                self.target,
+                self.facing,
+                self.echelons,
+                self.preview,
+                self.give,
+                w.HTML("<hr>"),
+                self.free,
+                self.free_go,
+                self.result,
+            ]
+        )
+        self.battles = w.Select(rows=8, layout=w.Layout(width="95%"))
+        self.battle = w.HTML()
+        self.battles.observe(lambda _: self._show_battle(), names="value")
+        self.journal = w.HTML()
+        self.recon_side = w.Dropdown(
+            options=[s for _, s in console._viewers()[1:]],
+            description=Text("side", "сторона")(lang),
+        )
+        self.question = w.Text(placeholder="где 21 т.д.?", layout=w.Layout(width="95%"))
+        self.ask = w.Button(description=Text("Ask", "Спросить")(lang))
+        self.answers = w.HTML()
+        self.ask.on_click(lambda _: self.do_ask())
+        self.score = w.HTML()
+        self.note = w.Text(placeholder=Text("weather, news...", "погода, вводная...")(lang))
+        self.note_cell = w.Text(description=Text("road at", "дорога в")(lang), placeholder="33,24")
+        self.note_turns = w.BoundedIntText(
+            value=2, min=1, max=20, description=Text("turns", "ходов")(lang)
+        )
+        self.intervene = w.Button(description=Text("Intervene (9.4)", "Вмешаться (9.4)")(lang))
+        self.interventions = w.HTML()
+        self.intervene.on_click(lambda _: self.do_intervene())
+        self.open_path = w.Text(
+            description=Text("open", "открыть")(lang),
+            placeholder="maps/continental.toml or war.game",
+        )
+        self.open_level = w.Dropdown(
+            options=[("—", None), ("1", 1), ("2", 2), ("3", 3)],
+            description=Text("level", "уровень")(lang),
+        )
+        self.open_go = w.Button(description=Text("Open", "Открыть")(lang))
+        self.open_go.on_click(lambda _: self.do_open())
+        self.saved = w.HTML()
+        mediator = w.VBox(
+            [
+                self.note,
+                self.note_cell,
+                self.note_turns,
+                self.intervene,
+                self.interventions,
+                w.HTML("<hr>"),
+                self.saved,
+                self.open_path,
+                self.open_level,
+                self.open_go,
+            ]
+        )
+        self.tabs = w.Tab(
+            children=[
+                orders,
+                w.VBox([self.battles, self.battle]),
+                self.journal,
+                w.VBox([self.recon_side, self.question, self.ask, self.answers]),
+                self.score,
+                mediator,
+                w.VBox([RatingWorkbench(lang=lang).widget, rules_sheet_panel(lang)]),
+            ]
+        )
+        titles = [
+            ("Orders", "Приказы"),
+            ("Battles", "Бои"),
+            ("Journal", "Журнал"),
+            ("Recon", "Разведка"),
+            ("Score", "Очки"),
+            ("Mediator", "Посредник"),
+            ("Rules", "Правила"),
+        ]
+        for n, (en, ru) in enumerate(titles):
+            self.tabs.set_title(n, Text(en, ru)(lang))
+        self.widget = self.tabs
+
+    # --- orders ---------------------------------------------------------------------------------
+
+    def set_target(self, cell: Cell) -> None:
+        self.target.value = str(cell)
+        self._preview()
+
+    def order_text(self) -> str:
+        unit = str(self.c.selected) if self.c.selected else "?"
+        fmt = str(self.kind.value)
+        echelons = self.echelons.value.strip() or unit
+        return fmt.format(
+            u=unit, c=self.target.value.strip() or "?", d=self.facing.value.ru, e=echelons
+        )
+
+    def _preview(self) -> None:
+        self.preview.value = f"<code>{_e(self.order_text())}</code>"
+
+    def show_result(self, text: str, result: Result | None) -> None:
+        if result is None:
+            noted = Text("noted for the turn", "принят к исполнению")(self.c.lang)
+            self.result.value = f"<p>{_e(text)} — {noted}</p>"
+        else:
+            self.result.value = self.c.breakdown_html(result)
+
+    def show_turn(self, results: list[Result]) -> None:
+        self.result.value = "".join(f"<p>{_e(r.outcome(self.c.lang))}</p>" for r in results)
+
+    # --- refresh --------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        lang = self.c.lang
+        g = self.c.game
+        u = g.state.units.get(self.c.selected) if self.c.selected else None
+        if u is not None:
+            regs = ", ".join(f"{r.kind.ru} {r.strength:.0%}" for r in u.division.regiments)
+            busy = f"; {u.busy.what} ({u.busy.left:g})" if u.busy else ""
+            self.unit_info.value = (
+                f"<b>{_e(u.ref)}</b> — {_e(', '.join(str(c) for c in u.cells))}, "
+                f"{_e(u.facing.label(lang))}, {Text('left', 'остаток хода')(lang)} {u.left:.2g}"
+                f"{_e(busy)}<br><small>{_e(regs)}</small>"
+            )
+        else:
+            self.unit_info.value = (
+                f"<i>{Text('click a unit on the map', 'выберите часть на карте')(lang)}</i>"
+            )
+        self._preview()
+        mediator = self.c.viewer == "mediator"
+        fights = [(seq, t, r) for seq, t, _, r in g.results if r.explanation.rule in ("9.8", "9.7")]
+        self.battles.options = [
+            (f"{Text('turn', 'ход')(lang)} {t}: {r.order} → {r.outcome(lang)}", seq)
+            for seq, t, r in reversed(fights)
+        ]
+        self.journal.value = f"<pre style='font-size:11px'>{_e(g.journal_text(lang))}</pre>"
+        answers = [a for a in g.answers if mediator or a["side"] == self.c.viewer]
+        rows = []
+        for a in answers:
+            answer = a["answer"][lang] if isinstance(a["answer"], dict) else a["answer"]
+            flag = Text("true", "верно") if a.get("true") else Text("FALSE", "ЛОЖЬ")
+            truth = f" <i>({flag(lang)})</i>" if mediator else ""
+            who = f"[{_e(a['side'])}, {a['turn']}]"
+            rows.append(f"<li>{who} {_e(a['question'])} → <b>{_e(answer)}</b>{truth}</li>")
+        self.answers.value = f"<ul>{''.join(rows)}</ul>"
+        sides = sorted({s.side for s in g.scenario.states})
+        self.score.value = "".join(
+            explanation_html(g.score(s).explanation, lang)
+            for s in (sides if mediator else [self.c.viewer])
+        )
+        self.interventions.value = (
+            "<ul>" + "".join(f"<li>{t}: {_e(x)}</li>" for t, x in g.interventions) + "</ul>"
+        )
+        saved = Text("saved as you play in", "сохраняется по ходу игры в")(lang)
+        self.saved.value = f"<small>{saved} <code>{_e(g.journal.path)}</code></small>"
+
+    def _show_battle(self) -> None:
+        seq = self.battles.value
+        for s, _, _, r in self.c.game.results:
+            if s == seq:
+                self.battle.value = self.c.breakdown_html(r)
+
+    # --- the other tabs' actions ---------------------------------------------------------------
+
+    def do_ask(self) -> dict[str, Any] | None:
+        answer = None
+        with self.c.working():
+            answer = self.c.game.ask(str(self.recon_side.value), self.question.value)
+            self.c.refresh()
+        return answer
+
+    def do_intervene(self) -> None:
+        with self.c.working():
+            cell = Cell.parse(self.note_cell.value) if self.note_cell.value.strip() else None
+            self.c.game.intervene(self.note.value or "—", cell, int(self.note_turns.value))
+            self.c.refresh()
+
+    def do_open(self) -> None:
+        from strategia.ui.console import Console
+
+        with self.c.working():
+            other = Console.open(Path(self.open_path.value), self.c.lang, self.open_level.value)
+            self.c.__dict__.update({k: v for k, v in other.__dict__.items() if k != "widget"})
+            self.c.widget.children = other.widget.children
