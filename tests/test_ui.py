@@ -73,12 +73,14 @@ def test_counters_one_collection_for_all_units() -> None:
         sel["properties"]["style"]["color"] == "#ffeb3b"
         and sel["properties"]["label"] == "21 т.д. 100%"
     )
-    assert {f["properties"]["part"] for f in coll["features"]} == {
-        "counter",
-        "marks",
-        "strength",
-        "facing",
-    }
+    parts = {f["properties"]["part"] for f in coll["features"]}
+    assert parts == {"counter", "marks", "strength", "facing", "corps"}
+    outline = [
+        f
+        for f in coll["features"]
+        if f["properties"].get("corps") == "5 т.к." and f["properties"]["part"] == "corps"
+    ]
+    assert len(outline) == 1  # 21 т.д. and 22 т.д. in one dashed footprint
 
 
 def test_a_side_sees_on_the_map_only_what_its_view_holds() -> None:
@@ -160,6 +162,7 @@ def test_recon_interventions_undo_and_views(console: Console) -> None:
     console.panels.recon_side.value = "blue"
     console.panels.question.value = "где 21 т.д.?"
     assert console.panels.do_ask() is None and "no war yet" in console.message.value
+    assert "questions left <b>15</b> / 15" in console.panels.answers.value
     for side in ("blue", "red", "mediator"):
         console.set_viewer(side)
         assert console.viewer == side

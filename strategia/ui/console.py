@@ -74,10 +74,12 @@ class Console:
         self.mapview = MapView(game.state.theatre, game.level, self.click)
         self.panels = Panels(self)
         head = w.HBox([self.status, self.view_choice, self.end_button, self.undo_button, self.busy])
+        legend = w.HTML(layers.legend_html(self.lang))
         self.widget = w.VBox(
             [
                 head,
                 self.message,
+                legend,
                 w.HBox(
                     [
                         w.Box([self.mapview.map], layout=w.Layout(width="60%")),

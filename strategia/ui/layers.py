@@ -225,7 +225,7 @@ def counters_geojson(view_geojson: dict[str, Any], selected: str | None = None) 
     """A view's counters (from `views.to_geojson`) for the map, all in one collection: a square
     over the counter's cells coloured by side, the arm's symbol, the number in segment digits, a
     bar for the strength, a mark on the side it faces. Only what the view knows is drawn."""
-    features: list[dict[str, Any]] = []
+    features: list[dict[str, Any]] = corps_outlines(view_geojson)
     for f in view_geojson["features"]:
         p = dict(f["properties"])
         cells = [_xy(c) for c in p.get("cells", [])] or [_xy(f["geometry"]["coordinates"])]
@@ -351,6 +351,60 @@ def cells_geojson(cells: list[tuple[int, int]], kind: str = "reach") -> dict[str
             for x, y in cells
         ]
     )
+
+
+_RELIEF_NAMES = {
+    Relief.PLAIN: ("plain", "равнина"), Relief.MOUNTAINS: ("mountains", "горы"),
+    Relief.FOREST: ("forest", "лес"), Relief.SWAMP: ("swamp", "болото"),
+    Relief.HILLS: ("hills", "холмы"), Relief.WATER: ("water", "вода"),
+}  # fmt: skip
+_LINES = [
+    ("#1e88e5", "solid", "river", "река"), ("#7b5e3b", "solid", "road", "дорога"),
+    ("#333333", "dashed", "railway", "ж.д."), ("#8d6e63", "dotted", "trail", "тропа"),
+    ("#6a1b9a", "dashed", "border", "граница"),
+]  # fmt: skip
+_COUNTER = (
+    "counter: the side's colour, the arm (X infantry, oval tanks, dot artillery), "
+    "number, bar: strength, mark: facing; dashed: a corps",
+    "фишка: цвет стороны, род войск (X пехота, овал танки, точка артиллерия), "
+    "номер, полоса — численность, метка — фронт; пунктир — корпус",
+)
+
+
+def legend_html(lang: str = "ru") -> str:
+    """The map's legend: relief colours, lines and counters."""
+    k = 1 if lang == "ru" else 0
+    swatch = "<span style='background:rgb{};padding:0 8px;border:1px solid #999'></span> {}"
+    line = "<span style='border-top:3px {} {};display:inline-block;width:18px'></span> {}"
+    items = [swatch.format(RELIEF_RGB[r], n[k]) for r, n in _RELIEF_NAMES.items()]
+    items += [line.format(st, c, (en, ru)[k]) for c, st, en, ru in _LINES]
+    return "<div style='font-size:11px'>" + " &nbsp; ".join(items) + f"<br>{_COUNTER[k]}</div>"
+
+
+def corps_outlines(view_geojson: dict[str, Any]) -> list[dict[str, Any]]:
+    """A dashed outline round each corps' divisions (its footprint, 4.7) where the view knows it."""
+    members: dict[str, list[tuple[int, int]]] = {}
+    for f in view_geojson["features"]:
+        corps = f["properties"].get("corps")
+        if corps:
+            members.setdefault(str(corps), []).extend(
+                _xy(c) for c in f["properties"].get("cells", [])
+            )
+    style = {"color": "#000000", "weight": 1, "dashArray": "4 3", "fillOpacity": 0}
+    out = []
+    for corps, cells in members.items():
+        x0, x1 = min(x for x, _ in cells) - 0.5, max(x for x, _ in cells) + 0.5
+        y0, y1 = min(y for _, y in cells) - 0.5, max(y for _, y in cells) + 0.5
+        ring = [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]
+        geometry = {"type": "Polygon", "coordinates": [ring]}
+        out.append(
+            {
+                "type": "Feature",
+                "geometry": geometry,
+                "properties": {"part": "corps", "corps": corps, "style": style},
+            }
+        )
+    return out
 
 
 def size_of(collection: dict[str, Any]) -> int:

@@ -104,6 +104,7 @@ class Panels:
         self.ask = w.Button(description=Text("Ask", "Спросить")(lang))
         self.answers = w.HTML()
         self.ask.on_click(lambda _: self.do_ask())
+        self.recon_side.observe(lambda _: self.refresh(), names="value")
         self.score = w.HTML()
         self.note = w.Text(placeholder=Text("weather, news...", "погода, вводная...")(lang))
         self.note_cell = w.Text(description=Text("road at", "дорога в")(lang), placeholder="33,24")
@@ -223,7 +224,7 @@ class Panels:
             truth = f" <i>({flag(lang)})</i>" if mediator else ""
             who = f"[{_e(a['side'])}, {a['turn']}]"
             rows.append(f"<li>{who} {_e(a['question'])} → <b>{_e(answer)}</b>{truth}</li>")
-        self.answers.value = f"<ul>{''.join(rows)}</ul>"
+        self.answers.value = f"{self._budget()}<ul>{''.join(rows)}</ul>"
         sides = sorted({s.side for s in g.scenario.states})
         self.score.value = "".join(
             explanation_html(g.score(s).explanation, lang)
@@ -234,6 +235,16 @@ class Panels:
         )
         saved = Text("saved as you play in", "сохраняется по ходу игры в")(lang)
         self.saved.value = f"<small>{saved} <code>{_e(g.journal.path)}</code></small>"
+
+    def _budget(self) -> str:
+        """Questions left to the chosen side (8.3)."""
+        from strategia import recon
+
+        g = self.c.game
+        side = str(self.recon_side.value)
+        b = recon.budget(g.state, side, g.rules, [a for a in g.answers if a["side"] == side])
+        left = Text("questions left", "осталось вопросов")(self.c.lang)
+        return f"<p>{_e(side)}: {left} <b>{b.left:g}</b> / {b.allowance:g}</p>"
 
     def _show_battle(self) -> None:
         seq = self.battles.value
