@@ -28,6 +28,7 @@ class MapView:
     def __init__(self, ds: xr.Dataset, level: int, on_click: Click) -> None:
         self.ds = ds
         self.on_click = on_click
+        self.on_drag: Callable[[str, float, float], None] | None = None
         w_, h_ = ds.sizes["lon"], ds.sizes["lat"]
         self.map = L.Map(
             crs=L.projections.Simple,
@@ -117,9 +118,23 @@ class MapView:
         self.on_click((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, feature.get("properties"))
 
     def _interaction(self, **event: Any) -> None:
-        if event.get("type") == "click":
-            lat, lng = event.get("coordinates", (0, 0))
+        kind = event.get("type")
+        lat, lng = event.get("coordinates", (0, 0))
+        if kind == "click":
             self.on_click(float(lng), float(lat), None)
+        elif kind in ("mousedown", "mousemove", "mouseup") and self.on_drag is not None:
+            self.on_drag(str(kind), float(lng), float(lat))
+
+    def redraw_theatre(self, ds: xr.Dataset, level: int) -> None:
+        """Redraw the terrain and its lines after the theatre changed (the scenario builder)."""
+        self.ds = ds
+        url, bounds = layers.terrain_image(ds, level)
+        self.terrain.url = url
+        self.terrain.bounds = bounds
+        self.borders.data = layers.borders_geojson(ds)
+        self.rivers.data = layers.rivers_geojson(ds)
+        self.routes.data = layers.routes_geojson(ds, level)
+        self.places.data = layers.places_geojson(ds, level)
 
     def show_units(self, collection: dict[str, Any]) -> None:
         self.units.data = collection
