@@ -166,35 +166,22 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
             o.ref: o for t in targets for o in _in_contact(state, t) if state.side_of(o.ref) == side
         }
         if contact:
+            why = None
             if not rules.active("battle", "support_radius_km"):  # level 1
-                return _nothing(
-                    state,
-                    order,
-                    gun,
-                    ex,
-                    [
-                        cut(
-                            "9.7b",
-                            f"{order.target} is in contact with our troops: no fire",
-                            f"{order.target} в боевом соприкосновении: огонь не ведется",
-                        )
-                    ],
+                why = cut(
+                    "9.7b",
+                    f"{order.target} is in contact with our troops: no fire",
+                    f"{order.target} в боевом соприкосновении: огонь не ведется",
                 )
-            if not order.confirmed:
-                return _nothing(
-                    state,
-                    order,
-                    gun,
-                    ex,
-                    [
-                        cut(
-                            "9.7b",
-                            f"{order.target} is in contact with our troops: the mediator asks again"
-                            " (add '(подтверждено)' / '(confirmed)')",
-                            f"{order.target} в соприкосновении: посредник переспрашивает",
-                        )
-                    ],
+            elif not order.confirmed:
+                why = cut(
+                    "9.7b",
+                    f"{order.target} is in contact with our troops: the mediator asks again"
+                    " (add '(подтверждено)' / '(confirmed)')",
+                    f"{order.target} в соприкосновении: посредник переспрашивает",
                 )
+            if why is not None:
+                return _nothing(state, order, gun, ex, [why])
             ex.step(
                 Text(
                     "confirmed: the strike hits both sides in contact",

@@ -80,13 +80,17 @@ def division_svg(
     return f"<svg width='{width + 40}' height='225' xmlns='http://www.w3.org/2000/svg'>{defs}{arrow}{''.join(boxes)}{legend}</svg>"
 
 
-def ratings_workbench(lang: Lang = "ru", level: int = 2) -> w.VBox:
-    """A division type, formation and the side hit: the diagram and the rating's breakdown."""
-    kind = w.Dropdown(
+def _division_choice() -> w.Dropdown:
+    return w.Dropdown(
         options=[(k.ru, k) for k in DivisionKind if k is not DivisionKind.FORTRESS],
         value=DivisionKind.TANK,
         description="дивизия",
     )
+
+
+def ratings_workbench(lang: Lang = "ru", level: int = 2) -> w.VBox:
+    """A division type, formation and the side hit: the diagram and the rating's breakdown."""
+    kind = _division_choice()
     formation = w.ToggleButtons(options=[(f.label(lang), f) for f in Formation])
     facing = w.ToggleButtons(options=[(f.label(lang), f) for f in Facing])
     turned = w.ToggleButtons(options=[(f.label(lang), f) for f in RegimentsFacing])
@@ -148,11 +152,7 @@ def reach_html(state: GameState, ref: UnitRef, rules: RuleSet, mode: str = "forw
 
 def movement_workbench(lang: Lang = "ru", level: int = 2) -> w.VBox:
     """Pick a unit type and ground; see its reachable area with the turns each cell costs."""
-    kind = w.Dropdown(
-        options=[(k.ru, k) for k in DivisionKind if k is not DivisionKind.FORTRESS],
-        value=DivisionKind.TANK,
-        description="дивизия",
-    )
+    kind = _division_choice()
     relief = w.Dropdown(
         options=["plain", "forest", "hills", "swamp", "mountains"], description="местность"
     )
