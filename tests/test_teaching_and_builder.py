@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from strategia import terrain
 from strategia.builder import ScenarioBuilder
 from strategia.game import Game
@@ -131,3 +133,35 @@ def test_quick_trial_gives_the_balance_of_forces_per_turn(tmp_path: Path) -> Non
     sc = random_scenario(40, 28, seed=7, divisions_per_side=12)
     forces = balance(Game.new(sc, tmp_path / "t.game", level=2), 3)
     assert set(forces) >= {"red", "blue"} and all(len(v) == 4 for v in forces.values())
+
+
+def test_cli_random_scenario_and_trial(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from strategia.cli import main
+
+    out = tmp_path / "r.toml"
+    assert (
+        main(
+            [
+                "scenario",
+                "random",
+                str(out),
+                "--size",
+                "30",
+                "20",
+                "--seed",
+                "5",
+                "--divisions",
+                "6",
+                "--netcdf",
+            ]
+        )
+        == 0
+    )
+    assert out.exists() and (tmp_path / "r.nc").exists()
+    assert main(["scenario", "check", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["scenario", "trial", str(out), "--turns", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["turns"] == 2 and all(len(v) == 3 for v in data["forces"].values())

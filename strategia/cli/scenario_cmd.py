@@ -35,6 +35,21 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     v.add_argument("file", type=Path)
     v.add_argument("out", type=Path)
     v.set_defaults(handler=convert)
+    r = ss.add_parser("random", parents=[parent], help="a random theatre with forces, for trials")
+    r.add_argument("out", type=Path, help="the scenario file to write (.toml)")
+    r.add_argument("--size", type=int, nargs=2, default=(64, 44), metavar=("W", "H"))
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--divisions", type=int, default=30, help="divisions a side")
+    r.add_argument("--rivers", type=int, default=4)
+    r.add_argument(
+        "--netcdf", action="store_true", help="keep the theatre in a NetCDF file beside it"
+    )
+    r.set_defaults(handler=random_command)
+    t = ss.add_parser("trial", parents=[parent], help="a few scripted turns: the balance of forces")
+    t.add_argument("file", type=Path)
+    t.add_argument("--turns", type=int, default=5)
+    t.add_argument("--level", type=int, choices=(1, 2, 3))
+    t.set_defaults(handler=trial_command)
 
 
 def check(args: argparse.Namespace) -> Output:
@@ -98,3 +113,32 @@ def convert(args: argparse.Namespace) -> Output:
         save_scenario(sc, args.out)
         what = "scenario"
     return Output(f"wrote {what} to {args.out}", {"file": str(args.out), "wrote": what})
+
+
+def random_command(args: argparse.Namespace) -> Output:
+    from strategia.generate import random_scenario
+
+    w, h = args.size
+    sc = random_scenario(
+        w, h, seed=args.seed, divisions_per_side=args.divisions, rivers=args.rivers
+    )
+    out = save_scenario(
+        sc, args.out, netcdf=args.out.with_suffix(".nc").name if args.netcdf else None
+    )
+    return Output(f"wrote a random scenario to {out} ({w} x {h}, seed {args.seed})", summary(sc))
+
+
+def trial_command(args: argparse.Namespace) -> Output:
+    import tempfile
+
+    from strategia.game import Game
+    from strategia.trial import balance
+
+    sc = load_scenario(args.file)
+    game = Game.new(sc, Path(tempfile.mkdtemp()) / "trial.game", level=args.level)
+    forces = balance(game, args.turns)
+    head = Text("balance of forces by turn (Σ 9.6 ratings × strength)", "соотношение сил по ходам")
+    lines = [head(args.lang)] + [
+        f"  {side:<6} " + " ".join(f"{v:7.2f}" for v in values) for side, values in forces.items()
+    ]
+    return Output("\n".join(lines), {"turns": args.turns, "forces": forces})
