@@ -34,7 +34,7 @@ def common_options() -> argparse.ArgumentParser:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from strategia.cli import battle_cmd, game_cmd, move_cmd, rules_cmd, scenario_cmd
+    from strategia.cli import battle_cmd, game_cmd, move_cmd, rules_cmd, scenario_cmd, tactical_cmd
 
     parser = argparse.ArgumentParser(
         prog="strategia",
@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     move_cmd.add_commands(sub, parent)
     battle_cmd.add_commands(sub, parent)
     game_cmd.add_commands(sub, parent)
+    tactical_cmd.add_commands(sub, parent)
     return parser
 
 

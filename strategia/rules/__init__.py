@@ -29,6 +29,7 @@ __all__ = [
 
 _HERE = Path(__file__).parent
 _REGISTRY: dict[str, Path] = {"continental": _HERE / "continental.toml"}
+_REGISTRY["tactical"] = _HERE / "tactical.toml"  # seed 003 (strategia.tactical)
 
 
 def register(name: str, path: Path) -> None:
