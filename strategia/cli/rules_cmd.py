@@ -67,6 +67,8 @@ def rules_sheet(args: argparse.Namespace) -> Output:
     rules = load_ruleset(args.ruleset, level=args.level, house=args.house)
     if not args.check:
         return Output(sheet_text(rules, args.lang), sheet_json(rules))
+    if "division_ratings" not in rules.entries:
+        raise ValueError(f"--check compares division ratings (9.6); the {rules.name} rules have none")
     rows = derivation_check(rules)
     head = Text(
         "Printed division ratings against their derivation from table 7 (9.6)",
