@@ -68,7 +68,7 @@ def rules_sheet(args: argparse.Namespace) -> Output:
     if not args.check:
         return Output(sheet_text(rules, args.lang), sheet_json(rules))
     if "division_ratings" not in rules.entries:
-        raise ValueError(f"--check compares division ratings (9.6); the {rules.name} rules have none")
+        raise ValueError(f"--check compares division ratings (9.6): {rules.name} has none")
     rows = derivation_check(rules)
     head = Text(
         "Printed division ratings against their derivation from table 7 (9.6)",
