@@ -176,3 +176,10 @@ def test_open_an_existing_game(console: Console, tmp_path: Path) -> None:
     console.panels.open_path.value = str(path)
     console.panels.do_open()
     assert console.game.journal.path == path
+
+
+def test_peace_talks_end_the_game_from_the_console(console: Console) -> None:
+    console.panels.do_peace()
+    assert console.game.phase == "peace" and "peace" in console.status.value
+    console.submit("21 т.д. на 35,35")
+    assert "peace talks" in console.message.value

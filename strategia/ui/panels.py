@@ -125,6 +125,13 @@ class Panels:
         self.open_go = w.Button(description=Text("Open", "Открыть")(lang))
         self.open_go.on_click(lambda _: self.do_open())
         self.saved = w.HTML()
+        self.peace = w.Button(
+            description=Text(
+                "End the war: peace talks (1.5)", "Конец войны: мирные переговоры (1.5)"
+            )(lang),
+            button_style="danger",
+        )
+        self.peace.on_click(lambda _: self.do_peace())
         mediator = w.VBox(
             [
                 self.note,
@@ -133,6 +140,7 @@ class Panels:
                 self.intervene,
                 self.interventions,
                 w.HTML("<hr>"),
+                self.peace,
                 self.saved,
                 self.open_path,
                 self.open_level,
@@ -265,6 +273,12 @@ class Panels:
         with self.c.working():
             cell = Cell.parse(self.note_cell.value) if self.note_cell.value.strip() else None
             self.c.game.intervene(self.note.value or "—", cell, int(self.note_turns.value))
+            self.c.refresh()
+
+    def do_peace(self) -> None:
+        """The war ends (1.5): no more orders; the score stands."""
+        with self.c.working():
+            self.c.game.end_game()
             self.c.refresh()
 
     def do_open(self) -> None:
