@@ -20,7 +20,7 @@ from strategia.geometry import Cell, Direction
 from strategia.kinds import Side
 from strategia.notation import Placement, UnitRef
 from strategia.rules import RuleSet, load_ruleset
-from strategia.units import CorpsKind, Division, DivisionKind, new_division
+from strategia.units import Division, DivisionKind, new_division
 
 MOBILISATION_DAYS = ("M", "M+5", "M+10", "M+15")  # table 5
 
@@ -272,6 +272,3 @@ def summary(sc: Scenario) -> dict[str, Any]:
         "fortresses": int(sc.theatre["fortress"].values.sum()),
         "transport_nodes": int(terrain.transport_nodes(sc.theatre).sum()),
     }
-
-
-CORPS_KINDS = tuple(CorpsKind)

@@ -15,7 +15,7 @@ from dataclasses import replace
 import numpy as np
 
 from strategia import terrain
-from strategia.engine.costs import INF, reach_many
+from strategia.engine.costs import reach_many
 from strategia.engine.movement import _blocked, _request, _where
 from strategia.engine.result import Cut, Result, cut
 from strategia.engine.transfer import TransferError, plan_transfer
@@ -305,4 +305,4 @@ def continue_column(u: UnitState, rules: RuleSet) -> UnitState:
     return replace(new, busy=Busy("recovering", recovery), combat_capable=False)
 
 
-__all__ = ["INF", "continue_column", "cut_transfer", "march", "transfer"]
+__all__ = ["continue_column", "cut_transfer", "march", "transfer"]

@@ -16,7 +16,7 @@ from strategia.combat_orders import Attack, Strike
 from strategia.engine.apply import advance, apply
 from strategia.engine.result import OrderError, Result, cut
 from strategia.explain import explain
-from strategia.geometry import Cell, Direction
+from strategia.geometry import Cell
 from strategia.i18n import Text
 from strategia.kinds import Side
 from strategia.notation import Placement
@@ -168,7 +168,6 @@ def weather(state: GameState, cell: Cell, turns: int | None, rules: RuleSet) -> 
 
 
 __all__ = [
-    "Direction",
     "advance",
     "begin_move",
     "day_of",

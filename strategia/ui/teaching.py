@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -193,20 +194,10 @@ def battle_setup(
     support: str = "",
 ) -> tuple[GameState, str]:
     """A battle on the small map: attackers (notation, beside 8,5) against the defenders in 9,5."""
-    b = small_map(relief if relief != "plain" else "plain")
+    b = ScenarioBuilder.blank(16, 9).state("R", "Красные", "red", lon=(1, 8))
+    b = b.state("B", "Синие", "blue", lon=(9, 16))
     if relief != "plain":
-        b = (
-            ScenarioBuilder.blank(16, 9)
-            .state("R", "Красные", "red", lon=(1, 8))
-            .state("B", "Синие", "blue", lon=(9, 16))
-            .paint(relief, lon=9, lat=5)
-        )
-    else:
-        b = (
-            ScenarioBuilder.blank(16, 9)
-            .state("R", "Красные", "red", lon=(1, 8))
-            .state("B", "Синие", "blue", lon=(9, 16))
-        )
+        b = b.paint(relief, lon=9, lat=5)
     spots = ["8,5", "8,4", "8,6", "9,4", "9,6"]
     placed = [f"{a} - {spots[i]} фронтом на восток" for i, a in enumerate(attackers)]
     if support:
@@ -274,15 +265,7 @@ def outcome_by_ratio(ratios: list[float], level: int = 2) -> list[tuple[float, f
         n = max(1, int(ratio + 0.999))
         state, order = battle_setup([f"{i + 1} с.д." for i in range(n)], ["101 с.д."], level=level)
         units = [state.unit(UnitRef.parse(f"{i + 1} с.д.")) for i in range(n)]
-        scaled = [
-            u.__class__(
-                **{
-                    **{f: getattr(u, f) for f in u.__dataclass_fields__},
-                    "division": u.division.with_strengths(ratio / n),
-                }
-            )
-            for u in units
-        ]
+        scaled = [replace(u, division=u.division.with_strengths(ratio / n)) for u in units]
         state = state.with_units(scaled)
         after, _ = apply(state, parse_order(order, state), rules)
         a_loss = (
