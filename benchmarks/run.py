@@ -32,17 +32,17 @@ from typing import Any
 import numpy as np
 import scipy
 
+from strategia.core.geometry import Cell
 from strategia.engine.apply import apply
 from strategia.engine.movement import reach_all
-from strategia.generate import random_scenario
-from strategia.geometry import Cell
-from strategia.orders import Move
+from strategia.engine.state import GameState, initial_state
+from strategia.game.views import mediator_view, to_geojson
+from strategia.notation.orders import Move
 from strategia.rules import RuleSet, load_ruleset
-from strategia.scenario import Scenario
-from strategia.scenario_io import load_scenario
-from strategia.state import GameState, initial_state
+from strategia.theatre.generate import random_scenario
+from strategia.theatre.scenario import Scenario
+from strategia.theatre.scenario_io import load_scenario
 from strategia.ui import layers
-from strategia.views import mediator_view, to_geojson
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from strategia.builder import ScenarioBuilder
-from strategia.scenario_io import save_scenario
+from strategia.theatre.builder import ScenarioBuilder
+from strategia.theatre.scenario_io import save_scenario
 
 W, H = 64, 44
 

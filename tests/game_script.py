@@ -1,5 +1,5 @@
 """The scripted game of the golden journals lives in the package: `strategia.trial`."""
 
-from strategia.trial import play, script_turn
+from strategia.game.trial import play, script_turn
 
 __all__ = ["play", "script_turn"]

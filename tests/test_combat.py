@@ -7,19 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from strategia.builder import ScenarioBuilder
-from strategia.combat_orders import Attack, Defence, Strike
+from strategia.core.geometry import Cell, Direction
 from strategia.engine.apply import advance, apply
 from strategia.engine.artillery import efficiency, in_range
 from strategia.engine.battle import side_hit
 from strategia.engine.result import OrderError
-from strategia.explain import Step
-from strategia.geometry import Cell, Direction
-from strategia.kinds import Facing
-from strategia.notation import UnitRef
-from strategia.orders import parse_order
+from strategia.engine.state import GameState, initial_state
+from strategia.explain.trace import Step
+from strategia.notation.orders import Attack, Defence, Strike, parse_order
+from strategia.notation.refs import UnitRef
 from strategia.rules import load_ruleset
-from strategia.state import GameState, initial_state
+from strategia.rules.kinds import Facing
+from strategia.theatre.builder import ScenarioBuilder
 
 R = {lvl: load_ruleset(level=lvl) for lvl in (1, 2, 3)}
 
@@ -436,7 +435,7 @@ def test_cli_battle_what_if(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     import json
 
     from strategia.cli import main
-    from strategia.scenario_io import save_scenario
+    from strategia.theatre.scenario_io import save_scenario
 
     st = board(
         ["1 с.д. - 6,3 фронтом на восток", "51 а.д. - 5,3 фронтом на восток"],

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strategia import drawing, terrain
-from strategia.errors import StrategiaError
-from strategia.geometry import Cell
+from strategia.core.errors import StrategiaError
+from strategia.core.geometry import Cell
+from strategia.theatre import drawing, terrain
 
 
 def test_cell_line_is_connected_and_straight() -> None:

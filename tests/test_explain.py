@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from strategia.explain import Step, explain, record, tracing
-from strategia.geometry import round_to, table_distance
-from strategia.i18n import Text
-from strategia.render import explanation_html, explanation_text, fmt
+from strategia.core.geometry import round_to
+from strategia.core.i18n import Text
+from strategia.explain.render import explanation_html, explanation_text, fmt
+from strategia.explain.trace import Step, explain, record, tracing
 from strategia.rules import RuleSet
+from strategia.rules.distances import table_distance
 
 
 def test_nested_groups_attach_to_the_open_group() -> None:

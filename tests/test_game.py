@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from game_script import play
 
-from strategia.game import Game, GameError
-from strategia.journal import Journal, JournalError, read
-from strategia.notation import UnitRef
+from strategia.game.game import Game, GameError
+from strategia.game.store import Journal, JournalError, read
+from strategia.notation.refs import UnitRef
 
 ROOT = Path(__file__).parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"
@@ -101,7 +101,7 @@ def test_undo_and_state_at_an_earlier_turn(tmp_path: Path) -> None:
 
 
 def test_interventions_and_their_limit(tmp_path: Path) -> None:
-    from strategia.geometry import Cell
+    from strategia.core.geometry import Cell
 
     g = Game.new(DEFAULT, tmp_path / "g.game", level=2, limit_interventions=True)
     g.intervene("rain", Cell.parse("33,24"), 2)

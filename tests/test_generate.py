@@ -13,15 +13,16 @@ from scipy import ndimage
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from strategia import terrain
 from strategia.engine.movement import reach_all
-from strategia.generate import DEFAULT_SHARES, DEFAULT_SIZE, random_scenario, random_theatre
+from strategia.engine.state import initial_state
 from strategia.rules import RuleSet
-from strategia.scenario import Scenario, check_scenario
-from strategia.scenario_io import load_scenario, save_scenario
-from strategia.state import initial_state
-from strategia.terrain import DELTAS, Relief
-from strategia.units import DivisionKind
+from strategia.rules.kinds import DivisionKind
+from strategia.theatre import terrain
+from strategia.theatre.generate import random_scenario
+from strategia.theatre.generate_terrain import DEFAULT_SHARES, DEFAULT_SIZE, random_theatre
+from strategia.theatre.scenario import Scenario, check_scenario
+from strategia.theatre.scenario_io import load_scenario, save_scenario
+from strategia.theatre.terrain import DELTAS, Relief
 
 
 @pytest.fixture(scope="module")

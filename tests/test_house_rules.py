@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from strategia.errors import RuleDataError
-from strategia.explain import explain
+from strategia.core.errors import RuleDataError
+from strategia.explain.trace import explain
 from strategia.rules import load_ruleset
 from strategia.rules.sheet import sheet_json, sheet_text
 

@@ -8,15 +8,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from strategia.builder import ScenarioBuilder
+from strategia.core.geometry import Cell, Direction
 from strategia.engine.apply import advance, apply
 from strategia.engine.movement import reach, reach_all
 from strategia.engine.result import OrderError
-from strategia.geometry import Cell, Direction
-from strategia.notation import IllegalNotationError, UnitRef
-from strategia.orders import Move, Turn, parse_order
+from strategia.engine.state import GameState, initial_state
+from strategia.notation.orders import Move, Turn, parse_order
+from strategia.notation.refs import IllegalNotationError, UnitRef
 from strategia.rules import RuleSet, load_ruleset
-from strategia.state import GameState, initial_state
+from strategia.theatre.builder import ScenarioBuilder
 
 R = {lvl: load_ruleset(level=lvl) for lvl in (1, 2, 3)}
 

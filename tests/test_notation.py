@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strategia.errors import StrategiaError
-from strategia.geometry import Cell, Direction
-from strategia.notation import (
+from strategia.core.errors import StrategiaError
+from strategia.core.geometry import Cell, Direction
+from strategia.notation.refs import (
     AmbiguousNotationError,
     IllegalNotationError,
     InvalidNotationError,
@@ -22,7 +22,7 @@ from strategia.notation import (
     UnitRef,
     parse_cell,
 )
-from strategia.units import CorpsKind, DivisionKind
+from strategia.rules.kinds import CorpsKind, DivisionKind
 
 SEEDS = [
     "17 с.д. - 45,22",

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from strategia.kinds import Facing, Formation, RegimentsFacing
-from strategia.ratings import derivation_check, rating, support_rating
-from strategia.render import explanation_html, explanation_text
+from strategia.explain.render import explanation_html, explanation_text
 from strategia.rules import RuleSet
-from strategia.units import DivisionKind, new_division
+from strategia.rules.kinds import DivisionKind, Facing, Formation, RegimentsFacing
+from strategia.rules.ratings import derivation_check, rating, support_rating
+from strategia.rules.units import new_division
 
 # Every printed cell whose derivation from table 7 (the patterns of 9.6) differs: the data errors
 # the tests keep visible. A change to the data or the derivation that alters this set must be

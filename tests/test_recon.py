@@ -8,25 +8,28 @@ from pathlib import Path
 
 import pytest
 
-from strategia.builder import ScenarioBuilder
-from strategia.geometry import Cell
-from strategia.notation import AmbiguousNotationError, IllegalNotationError, InvalidNotationError
-from strategia.recon import (
+from strategia.core.geometry import Cell
+from strategia.engine.state import GameState, initial_state
+from strategia.game.questions import Question, parse_question
+from strategia.game.recon import (
     Answer,
-    Question,
     ReconError,
     ask,
     budget,
     cost,
-    parse_question,
     resource_cost,
     true_answer,
 )
+from strategia.notation.refs import (
+    AmbiguousNotationError,
+    IllegalNotationError,
+    InvalidNotationError,
+)
 from strategia.rules import RuleSet
-from strategia.scenario import Scenario
-from strategia.scenario_io import load_scenario
-from strategia.state import GameState, initial_state
-from strategia.units import DivisionKind
+from strategia.rules.kinds import DivisionKind
+from strategia.theatre.builder import ScenarioBuilder
+from strategia.theatre.scenario import Scenario
+from strategia.theatre.scenario_io import load_scenario
 
 MAPS = Path(__file__).parent.parent / "maps"
 
@@ -130,7 +133,7 @@ def test_bad_questions_name_the_column(war: GameState) -> None:
 
 
 def ambiguous_context() -> object:
-    from strategia.notation import UnitRef
+    from strategia.notation.refs import UnitRef
 
     class Ctx:
         width = height = 50

@@ -6,24 +6,27 @@ from dataclasses import replace
 
 import pytest
 
-from strategia.builder import ScenarioBuilder
+from strategia.core.geometry import Cell
 from strategia.engine.apply import advance
-from strategia.engine.regroup import (
+from strategia.engine.apply import apply as carry_out
+from strategia.engine.regroup_done import _fill, corps_check
+from strategia.engine.result import OrderError, Result
+from strategia.engine.state import Busy, GameState, UnitState, initial_state
+from strategia.notation import (
     FormCorps,
+    IllegalNotationError,
+    InvalidNotationError,
     Merge,
+    NotationError,
     TransferDivision,
     TransferRegiment,
-    _fill,
-    carry_out,
-    corps_check,
-    parse_regroup,
+    UnitRef,
+    parse_order,
 )
-from strategia.engine.result import OrderError, Result
-from strategia.geometry import Cell
-from strategia.notation import IllegalNotationError, InvalidNotationError, NotationError, UnitRef
 from strategia.rules import RuleSet
-from strategia.state import Busy, GameState, UnitState, initial_state
-from strategia.units import Division, DivisionKind, Regiment, RegimentKind
+from strategia.rules.kinds import DivisionKind, RegimentKind
+from strategia.rules.units import Division, Regiment
+from strategia.theatre.builder import ScenarioBuilder
 
 
 def _state(level: int, *red: str, corps: tuple[tuple[str, ...], ...] = ()) -> GameState:
@@ -53,7 +56,7 @@ def _weak(state: GameState, text: str, strengths: float | tuple[float, ...]) -> 
 
 
 def _order(state: GameState, text: str, rules: RuleSet) -> tuple[GameState, Result]:
-    order = parse_regroup(text, state)
+    order = parse_order(text, state)
     assert order is not None
     return carry_out(state, order, rules, "red")
 
@@ -324,19 +327,21 @@ def test_corps_check_keeps_a_corps_on_one_card(rules2: RuleSet) -> None:
     ],
 )
 def test_notation_both_ways(ru: str, en: str) -> None:
-    a, b = parse_regroup(ru), parse_regroup(en)
+    a, b = parse_order(ru), parse_order(en)
     assert a == b and a is not None and str(a) == ru and a.format("en") == en
     assert repr(a) == f"parse_order({ru!r})"
 
 
 def test_notation_values() -> None:
-    assert parse_regroup("17 сд передать с.п. в 18 сд") == TransferRegiment(
+    assert parse_order("17 сд передать с.п. в 18 сд") == TransferRegiment(
         _ref("17 с.д."), 1, RegimentKind.RIFLE, _ref("18 с.д.")
     )
-    assert parse_regroup("merge 17 RD, 18 RD, 19 RD into 17 RD") == Merge(
+    assert parse_order("merge 17 RD, 18 RD, 19 RD into 17 RD") == Merge(
         _ref("17 с.д."), (_ref("18 с.д."), _ref("19 с.д.")), _ref("17 с.д.")
     )
-    assert parse_regroup("17 с.д. на 45,25") is None and parse_regroup("17 RD turn N") is None
+    regrouping = (FormCorps, Merge, TransferRegiment, TransferDivision)
+    assert not isinstance(parse_order("17 с.д. на 45,25"), regrouping)
+    assert not isinstance(parse_order("17 RD turn N"), regrouping)
 
 
 @pytest.mark.parametrize(
@@ -362,10 +367,10 @@ def test_notation_errors(text: str, error: type[NotationError], column: int, pro
         3, "17 с.д. - 3,3", "18 с.д. - 3,4", "1 с.к. расположен между 6-2 и 6-3", corps=(CORPS[0],)
     )
     with pytest.raises(error) as e:
-        parse_regroup(text, state)
+        parse_order(text, state)
     assert e.value.text == text and e.value.column == column and problem in e.value.problem
 
 
 def test_notation_an_army_passes_nothing() -> None:
     with pytest.raises(IllegalNotationError, match="1 А is not a corps or division"):
-        parse_regroup("1 А передать 17 с.д. в 18 с.д.")
+        parse_order("1 А передать 17 с.д. в 18 с.д.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from strategia.errors import InactiveRuleError, UnknownNameError
+from strategia.core.errors import InactiveRuleError, UnknownNameError
 from strategia.rules import RuleSet, load_ruleset, ruleset_names
 from strategia.rules.schema import TYPES, check_value, parse_pattern
 

@@ -10,22 +10,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from strategia import terrain
-from strategia.ascii_map import render
-from strategia.builder import BuildError, ScenarioBuilder
 from strategia.cli import main
-from strategia.geometry import Cell
-from strategia.notation import UnitRef
+from strategia.core.geometry import Cell
+from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
-from strategia.scenario import Scenario, check_scenario
-from strategia.scenario_io import (
+from strategia.theatre import terrain
+from strategia.theatre.ascii_map import render
+from strategia.theatre.builder import BuildError, ScenarioBuilder
+from strategia.theatre.scenario import Scenario, check_scenario
+from strategia.theatre.scenario_io import (
     ScenarioError,
     format_scenario,
     load_scenario,
     parse_scenario,
     save_scenario,
 )
-from strategia.terrain import Relief
+from strategia.theatre.terrain import Relief
 
 ROOT = Path(__file__).parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import pytest
 
+from strategia.explain.render import explanation_text
 from strategia.tactical.actions import parse_actions
 from strategia.tactical.data import ruler, tactical_rules
 from strategia.tactical.execute import Carried, carry_out
@@ -46,7 +47,7 @@ def inf(
 
 
 def text(c: Carried) -> str:
-    return "\n".join(str(s) for s in c.steps)
+    return "\n".join(line for s in c.steps for line in explanation_text(s))
 
 
 # --- the seed's three worked examples -----------------------------------------------------------

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from strategia.errors import StrategiaError
+from strategia.core.errors import StrategiaError
 from strategia.tactical import EXAMPLES, TacticalGame, load_skirmish, parse_skirmish
 from strategia.tactical.actions import (
     Face,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from strategia.errors import RuleDataError
+from strategia.core.errors import RuleDataError
 from strategia.rules import RuleSet, load_ruleset, ruleset_names
 from strategia.rules.sheet import sheet_text
 from strategia.tactical.data import check_fractions, frac, parse_fraction, ruler, tactical_rules

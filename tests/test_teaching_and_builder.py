@@ -6,16 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from strategia import terrain
-from strategia.builder import ScenarioBuilder
-from strategia.game import Game
-from strategia.generate import random_scenario
-from strategia.geometry import Cell
-from strategia.kinds import Facing, Formation, RegimentsFacing
+from strategia.core.geometry import Cell
+from strategia.game.game import Game
+from strategia.game.trial import balance
 from strategia.rules import load_ruleset
-from strategia.scenario_io import load_scenario
-from strategia.terrain import Relief
-from strategia.trial import balance
+from strategia.rules.kinds import Facing, Formation, RegimentsFacing
+from strategia.rules.units import new_division
+from strategia.theatre import terrain
+from strategia.theatre.builder import ScenarioBuilder
+from strategia.theatre.generate import random_scenario
+from strategia.theatre.scenario_io import load_scenario
+from strategia.theatre.terrain import Relief
 from strategia.ui.builder_panel import BuilderPanel
 from strategia.ui.teaching import (
     battle_workbench,
@@ -24,7 +25,6 @@ from strategia.ui.teaching import (
     outcome_by_ratio,
     ratings_workbench,
 )
-from strategia.units import new_division
 
 
 def test_division_diagram_shows_the_engines_roles() -> None:

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from strategia import terrain
-from strategia.geometry import Cell, Direction
-from strategia.terrain import Relief
+from strategia.core.geometry import Cell, Direction
+from strategia.theatre import terrain
+from strategia.theatre.terrain import Relief
 
 
 def small() -> xr.Dataset:
@@ -117,7 +117,7 @@ def test_schema_errors_listed_together() -> None:
 
 
 def test_netcdf_round_trip_is_exact(tmp_path: Path) -> None:
-    from strategia.scenario_io import load_scenario
+    from strategia.theatre.scenario_io import load_scenario
 
     ds = load_scenario(Path(__file__).parents[1] / "maps" / "continental.toml").theatre
     path = ds.strategia.save(tmp_path / "t.nc")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import xarray as xr
 
-from strategia.builder import ScenarioBuilder
+from strategia.core.geometry import Cell
 from strategia.engine.transfer import (
     TransferError,
     TransferPlan,
@@ -16,9 +16,9 @@ from strategia.engine.transfer import (
     plan_transfer,
     position_after,
 )
-from strategia.geometry import Cell
 from strategia.rules import RuleSet, load_ruleset
-from strategia.scenario_io import load_scenario
+from strategia.theatre.builder import ScenarioBuilder
+from strategia.theatre.scenario_io import load_scenario
 
 MAPS = Path(__file__).resolve().parent.parent / "maps"
 

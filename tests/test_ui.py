@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from strategia.game import Game
-from strategia.geometry import Cell
-from strategia.notation import UnitRef
-from strategia.scenario_io import load_scenario
-from strategia.state import initial_state
+from strategia.core.geometry import Cell
+from strategia.engine.state import initial_state
+from strategia.game.game import Game
+from strategia.game.views import mediator_view, to_geojson, view_for
+from strategia.notation.refs import UnitRef
+from strategia.theatre.scenario_io import load_scenario
 from strategia.ui import layers
 from strategia.ui.console import Console
-from strategia.views import mediator_view, to_geojson, view_for
 
 ROOT = Path(__file__).parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"
@@ -136,7 +136,7 @@ def test_errors_are_shown_not_raised(console: Console) -> None:
 
 
 def test_battles_are_listed_with_their_breakdowns(tmp_path: Path) -> None:
-    from strategia.builder import ScenarioBuilder
+    from strategia.theatre.builder import ScenarioBuilder
 
     b = (
         ScenarioBuilder.blank(14, 7)

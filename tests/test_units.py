@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from strategia.errors import StrategiaError, UnknownNameError
-from strategia.kinds import Facing, Formation, Side
+from strategia.core.errors import StrategiaError, UnknownNameError
 from strategia.rules import RuleSet
-from strategia.units import (  # noqa: F401  (names used by eval of reprs)
+from strategia.rules.kinds import CorpsKind, DivisionKind, Facing, Formation, RegimentKind, Side
+from strategia.rules.units import (  # noqa: F401  (names used by eval of reprs)
     Corps,
-    CorpsKind,
     Division,
-    DivisionKind,
     Regiment,
-    RegimentKind,
     composition,
     new_division,
 )

@@ -13,16 +13,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from strategia.builder import ScenarioBuilder
-from strategia.errors import UnknownNameError
-from strategia.geometry import Cell, Direction
-from strategia.notation import UnitRef
+from strategia.core.errors import UnknownNameError
+from strategia.core.geometry import Cell, Direction
+from strategia.engine.state import GameState, UnitState, initial_state
+from strategia.game.views import SideView, mediator_view, to_geojson, view_for
+from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet, load_ruleset
-from strategia.scenario import Scenario
-from strategia.scenario_io import load_scenario
-from strategia.state import GameState, UnitState, initial_state
-from strategia.units import DivisionKind, new_division
-from strategia.views import SideView, mediator_view, to_geojson, view_for
+from strategia.rules.kinds import DivisionKind
+from strategia.rules.units import new_division
+from strategia.theatre.builder import ScenarioBuilder
+from strategia.theatre.scenario import Scenario
+from strategia.theatre.scenario_io import load_scenario
 
 MAPS = Path(__file__).resolve().parent.parent / "maps"
 ODD = 0.4321  # a strength no view but the mediator's and the owner's may show

@@ -9,33 +9,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from strategia.errors import StrategiaError
-from strategia.i18n import LANGS
-
-Handler = Callable[[argparse.Namespace], "Output"]
-
-
-class Output:
-    """What a subcommand prints: text lines, and the same content as JSON."""
-
-    def __init__(self, text: str, data: Any) -> None:
-        self.text = text
-        self.data = data
-
-
-def common_options() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(add_help=False)
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--lang", choices=LANGS, default="en", help="language of the output")
-    return p
+from strategia.cli import battle_cmd, game_cmd, move_cmd, rules_cmd, scenario_cmd, tactical_cmd
+from strategia.cli.output import Handler, common_options
+from strategia.core.errors import StrategiaError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from strategia.cli import battle_cmd, game_cmd, move_cmd, rules_cmd, scenario_cmd, tactical_cmd
-
     parser = argparse.ArgumentParser(
         prog="strategia",
         description="Strategia: the computer mediator for «Стратегия» (module 1).",

@@ -6,13 +6,12 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia.cli import Output
 from strategia.cli.move_cmd import _position
-from strategia.combat_orders import Attack, Strike
+from strategia.cli.output import Output
 from strategia.engine.apply import apply
 from strategia.engine.result import OrderError
-from strategia.orders import parse_order
-from strategia.render import explanation_text
+from strategia.explain.render import explanation_text
+from strategia.notation.orders import Attack, Strike, parse_order
 
 
 def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:

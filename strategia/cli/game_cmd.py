@@ -6,11 +6,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia.ascii_map import render
-from strategia.cli import Output
-from strategia.game import Game
-from strategia.geometry import Cell
-from strategia.render import explanation_text
+from strategia.cli.output import Output
+from strategia.core.geometry import Cell
+from strategia.explain.render import explanation_text
+from strategia.game.game import Game
+from strategia.theatre.ascii_map import render
 
 
 def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -113,7 +113,7 @@ def end_turn(args: argparse.Namespace) -> Output:
 
 
 def show(args: argparse.Namespace) -> Output:
-    from strategia.views import mediator_view, to_geojson, view_for
+    from strategia.game.views import mediator_view, to_geojson, view_for
 
     g = Game.open(args.game)
     state = g.state_at(args.turn) if args.turn else g.state

@@ -6,16 +6,16 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia import terrain
-from strategia.ascii_map import render
-from strategia.cli import Output
+from strategia.cli.output import Output
 from strategia.engine.apply import apply
 from strategia.engine.movement import MODES, reach
-from strategia.notation import UnitRef
-from strategia.orders import parse_order
-from strategia.render import explanation_text
-from strategia.scenario_io import load_scenario
-from strategia.state import GameState, initial_state
+from strategia.engine.state import GameState, initial_state
+from strategia.explain.render import explanation_text
+from strategia.notation.orders import parse_order
+from strategia.notation.refs import UnitRef
+from strategia.theatre import terrain
+from strategia.theatre.ascii_map import render
+from strategia.theatre.scenario_io import load_scenario
 
 
 def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:

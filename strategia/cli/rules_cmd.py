@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from strategia.cli import Output
-from strategia.i18n import Text
-from strategia.kinds import Facing, Formation, RegimentsFacing
-from strategia.ratings import derivation_check, rating, support_rating
-from strategia.render import explanation_text, fmt
+from strategia.cli.output import Output
+from strategia.core.i18n import Text
+from strategia.explain.render import explanation_text, fmt
 from strategia.rules import load_ruleset, ruleset_names
+from strategia.rules.kinds import DivisionKind, Facing, Formation, RegimentsFacing
+from strategia.rules.ratings import derivation_check, rating, support_rating
 from strategia.rules.sheet import sheet_json, sheet_text
-from strategia.units import DivisionKind, new_division
+from strategia.rules.units import new_division
 
 
 def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:

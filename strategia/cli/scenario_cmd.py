@@ -6,12 +6,12 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia import terrain
-from strategia.ascii_map import render
-from strategia.cli import Output
-from strategia.i18n import Text
-from strategia.scenario import Scenario, summary
-from strategia.scenario_io import ScenarioError, load_scenario, save_scenario
+from strategia.cli.output import Output
+from strategia.core.i18n import Text
+from strategia.theatre import terrain
+from strategia.theatre.ascii_map import render
+from strategia.theatre.scenario import Scenario, summary
+from strategia.theatre.scenario_io import ScenarioError, load_scenario, save_scenario
 
 
 def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -116,7 +116,7 @@ def convert(args: argparse.Namespace) -> Output:
 
 
 def random_command(args: argparse.Namespace) -> Output:
-    from strategia.generate import random_scenario
+    from strategia.theatre.generate import random_scenario
 
     w, h = args.size
     sc = random_scenario(
@@ -131,8 +131,8 @@ def random_command(args: argparse.Namespace) -> Output:
 def trial_command(args: argparse.Namespace) -> Output:
     import tempfile
 
-    from strategia.game import Game
-    from strategia.trial import balance
+    from strategia.game.game import Game
+    from strategia.game.trial import balance
 
     sc = load_scenario(args.file)
     game = Game.new(sc, Path(tempfile.mkdtemp()) / "trial.game", level=args.level)

@@ -17,10 +17,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia.cli import Output
-from strategia.explain import Step
-from strategia.i18n import Lang, Text
-from strategia.render import explanation_text, fmt
+from strategia.cli.output import Output
+from strategia.core.i18n import Lang, Text
+from strategia.explain.render import explanation_text, fmt
+from strategia.explain.trace import Step
 from strategia.tactical.game import TacticalGame
 from strategia.tactical.phases import Phase, phase_label
 

@@ -9,23 +9,37 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from strategia.combat_orders import Attack, Strike
-from strategia.engine import regroup
+from strategia.core.geometry import Cell
+from strategia.core.i18n import Text
+from strategia.engine import regroup, regroup_done
 from strategia.engine.artillery import strike
 from strategia.engine.battle import battle
 from strategia.engine.columns import continue_column, march, transfer
 from strategia.engine.facing import frontage, turn
 from strategia.engine.movement import move
 from strategia.engine.result import Cut, OrderError, Result
-from strategia.explain import explain
-from strategia.geometry import Cell
-from strategia.i18n import Text
-from strategia.notation import UnitRef
-from strategia.orders import Frontage, March, Move, Order, Transfer, Turn
+from strategia.engine.state import GameState, UnitState, where
+from strategia.explain.trace import explain
+from strategia.notation.orders import (
+    Attack,
+    FormCorps,
+    Frontage,
+    March,
+    Merge,
+    Move,
+    Order,
+    Strike,
+    Transfer,
+    TransferDivision,
+    TransferRegiment,
+    Turn,
+)
+from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
-from strategia.state import GameState, UnitState
 
-HANDLERS: dict[type, Callable[[GameState, Any, RuleSet], tuple[GameState, Result]]] = {
+Handler = Callable[[GameState, Any, RuleSet], tuple[GameState, Result]]
+
+HANDLERS: dict[type[Order], Handler] = {
     Move: move,
     Turn: turn,
     Frontage: frontage,
@@ -33,7 +47,17 @@ HANDLERS: dict[type, Callable[[GameState, Any, RuleSet], tuple[GameState, Result
     Transfer: transfer,
     Attack: battle,
     Strike: strike,
+    FormCorps: regroup.regroup,
+    Merge: regroup.regroup,
+    TransferRegiment: regroup.transfer_regiment,
+    TransferDivision: regroup.transfer_division,
 }
+BY_ONE_DIVISION = (FormCorps, Merge, TransferRegiment, TransferDivision)  # never a corps' order
+
+
+def acting_unit(order: Order) -> UnitRef:
+    """The unit whose side gives the order: for a corps passing a division, the division."""
+    return order.division if isinstance(order, TransferDivision) else order.unit
 
 
 def apply(
@@ -44,21 +68,17 @@ def apply(
     Raises OrderError, changing nothing, for an order that makes no sense at all: a unit that is
     not on the map, or that belongs to another side.
     """
-    if type(order) in regroup.HANDLERS:
-        return regroup.carry_out(state, order, rules, side)
-    members = corps_members(state, order.unit)
-    if members:
-        return _corps_order(state, order, rules, side, members)
-    if order.unit not in state.units:
-        raise OrderError(f"{order}: {order.unit} is not on the map")
-    owner_side = state.side_of(order.unit)
-    if side is not None and owner_side != side:
-        raise OrderError(f"{order}: {order.unit} is {owner_side}'s, not {side}'s")
-    handler: Callable[[GameState, Any, RuleSet], tuple[GameState, Result]] | None = HANDLERS.get(
-        type(order)
-    )
+    handler = HANDLERS.get(type(order))
     if handler is None:
         raise OrderError(f"{order}: no rule carries out {type(order).__name__} orders yet")
+    ref = acting_unit(order)
+    if not isinstance(order, BY_ONE_DIVISION) and (members := corps_members(state, ref)):
+        return _corps_order(state, order, rules, side, members)
+    if ref not in state.units:
+        raise OrderError(f"{order}: {ref} is not on the map")
+    owner_side = state.side_of(ref)
+    if side is not None and owner_side != side:
+        raise OrderError(f"{order}: {ref} is {owner_side}'s, not {side}'s")
     return handler(state, order, rules)
 
 
@@ -89,7 +109,7 @@ def _corps_order(
                 to = Cell(u.cell.lon + d_lon, u.cell.lat + d_lat)
                 sub_order: Order = replace(order, unit=u.ref, to=to, via=())
             else:
-                sub_order = replace(order, unit=u.ref)
+                sub_order = replace(order, unit=u.ref)  # type: ignore[type-var]
             state, r = apply(state, sub_order, rules, side)  # its explanation nests under ours
             outcomes.append(r.outcome)
             cuts += r.cuts
@@ -123,7 +143,7 @@ def advance(
         if new.cells != u.cells or new.facing != u.facing or (u.busy and not new.busy):
             results.append(_note(u, new))
     after = state.with_units(changed)
-    after, done = regroup.complete(after, rules, before=state)
+    after, done = regroup_done.complete(after, rules, before=state)
     return after, results + done
 
 
@@ -148,6 +168,4 @@ def _note(before: UnitState, after: UnitState) -> Result:
         Text(f"{before.ref}: {what} goes on", f"{before.ref}: {what} продолжается"), rule="4.12"
     ) as ex:
         ex.set(after.spent)
-    from strategia.engine.movement import _where
-
-    return Result(f"{before.ref} ({what})", _where(after), ex.freeze())
+    return Result(f"{before.ref} ({what})", where(after), ex.freeze())

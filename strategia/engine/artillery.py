@@ -12,18 +12,18 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from strategia import terrain
-from strategia.combat_orders import Strike
-from strategia.engine.columns import cut_transfer
+from strategia.core.geometry import Cell
+from strategia.core.i18n import Text
+from strategia.engine.losses import weaken
 from strategia.engine.result import Cut, OrderError, Result, cut
-from strategia.explain import Trace, explain, record
-from strategia.geometry import Cell
-from strategia.i18n import Text
-from strategia.notation import Placement
+from strategia.engine.state import Closure, GameState, Interdiction, UnitState
+from strategia.explain.trace import Trace, explain, record
+from strategia.notation.orders import Strike
+from strategia.notation.refs import Placement
 from strategia.rules import RuleSet
-from strategia.state import Closure, GameState, Interdiction, UnitState
-from strategia.terrain import Relief
-from strategia.units import DivisionKind
+from strategia.rules.kinds import DivisionKind
+from strategia.theatre import terrain
+from strategia.theatre.terrain import Relief
 
 SURVIVE = {
     Relief.PLAIN: "survive_plain",
@@ -80,20 +80,6 @@ def loss_share(state: GameState, firer: Cell, target: Cell, rules: RuleSet) -> f
             rule="table 11" if rules.level == 2 else "9.7a",
         )
     return min(1.0, round(lost * eff, 6))
-
-
-def weaken(u: UnitState, share: float, rules: RuleSet, state: GameState) -> UnitState | None:
-    """The unit after losing `share` of every regiment; None if nothing fighting is left."""
-    keep = 1.0 - share
-    div = u.division.with_strengths(
-        tuple(round(r.strength * keep, 6) for r in u.division.regiments)
-    )
-    if div.strength < float(rules.value("loss_rule", "destroyed_below")):
-        return None
-    out = replace(u, division=div)
-    if out.busy is not None and out.busy.what == "transfer":
-        out = cut_transfer(state, out, rules)
-    return out
 
 
 def _in_contact(state: GameState, u: UnitState) -> list[UnitState]:
@@ -283,27 +269,4 @@ def _nothing(
     )
 
 
-def interdicted(
-    state: GameState, u: UnitState, path: list[Cell], rules: RuleSet
-) -> tuple[UnitState | None, Cell | None]:
-    """A unit moving along `path` through an enemy's interdicted cell, fired on during its side's
-    turn after the fire (9.7d): the unit after its losses (None if destroyed) and where."""
-    side = state.side_of(u.ref)
-    for c in path[1:]:
-        for f in state.interdictions:
-            if f.cell == c and f.side != side and state.turn <= f.turn + 1:
-                with explain(
-                    Text(
-                        f"{u.ref} passes interdiction fire at {c}",
-                        f"{u.ref} проходит огонь на отсечение в {c}",
-                    ),
-                    rule="9.7d",
-                ) as g:
-                    g.step(Text("share destroyed", "доля уничтоженного"), f.loss, rule="9.7d")
-                    after = weaken(u, f.loss, rules, state)
-                    g.set(f.loss)
-                return after, c
-    return u, None
-
-
-__all__ = ["efficiency", "in_range", "interdicted", "loss_share", "strike", "survival"]
+__all__ = ["efficiency", "in_range", "loss_share", "strike", "survival"]

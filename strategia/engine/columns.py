@@ -14,17 +14,17 @@ from dataclasses import replace
 
 import numpy as np
 
-from strategia import terrain
+from strategia.core.geometry import Cell
+from strategia.core.i18n import Text
 from strategia.engine.costs import reach_many
-from strategia.engine.movement import _blocked, _request, _where
+from strategia.engine.movement import _blocked, _request
 from strategia.engine.result import Cut, Result, cut
+from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.engine.transfer import TransferError, plan_transfer
-from strategia.explain import explain
-from strategia.geometry import Cell
-from strategia.i18n import Text
-from strategia.orders import March, Transfer
+from strategia.explain.trace import explain
+from strategia.notation.orders import March, Transfer
 from strategia.rules import RuleSet
-from strategia.state import Busy, GameState, UnitState
+from strategia.theatre import terrain
 
 
 def _enemy_near(state: GameState, u: UnitState) -> np.ndarray:
@@ -84,7 +84,7 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
         if problem is not None:
             cuts.append(Cut(problem, "4.8"))
             ex.set(0.0)
-            return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
+            return state, Result(order.format("ru"), where(u), ex.freeze(), tuple(cuts))
         near = _enemy_near(state, u)
         for n, c in enumerate(route[1:], 1):
             if near[terrain.index(state.theatre, c)]:
@@ -153,7 +153,7 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
             new = _arrived(new, rules)
         ex.set(round(turns, 4))
         return state.with_units([new]), Result(
-            order.format("ru"), _where(new), ex.freeze(), tuple(cuts)
+            order.format("ru"), where(new), ex.freeze(), tuple(cuts)
         )
 
 
@@ -226,13 +226,13 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
                 )
             )
             ex.set(0.0)
-            return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
+            return state, Result(order.format("ru"), where(u), ex.freeze(), tuple(cuts))
         try:
             plan = plan_transfer(state.theatre, u.cell, order.to, rules)
         except TransferError as e:
             cuts.append(Cut(Text(str(e)), "4.5"))
             ex.set(0.0)
-            return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
+            return state, Result(order.format("ru"), where(u), ex.freeze(), tuple(cuts))
         p = plan.value
         roads_shut = [
             c for c in p.route if "road" in p.network and state.closed(c, "road-transfer")
@@ -247,7 +247,7 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
                 )
             )
             ex.set(0.0)
-            return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
+            return state, Result(order.format("ru"), where(u), ex.freeze(), tuple(cuts))
         if rules.active("rail_transfer", "node_capacity"):
             cap = int(rules.value("rail_transfer", "node_capacity"))
             moving = [
@@ -266,7 +266,7 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
                         )
                     )
                     ex.set(0.0)
-                    return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
+                    return state, Result(order.format("ru"), where(u), ex.freeze(), tuple(cuts))
         cells = tuple(pos.cell for pos in p.schedule)
         new = replace(
             u,
@@ -277,14 +277,8 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
         )
         ex.set(float(p.turns))
         return state.with_units([new]), Result(
-            order.format("ru"), _where(new), ex.freeze(), tuple(cuts)
+            order.format("ru"), where(new), ex.freeze(), tuple(cuts)
         )
-
-
-def cut_transfer(state: GameState, u: UnitState, rules: RuleSet) -> UnitState:
-    """A transfer attacked in transit ends where the unit is (4.5); it then recovers."""
-    rest = float(rules.value("rail_transfer", "recovery_turns"))
-    return replace(u, busy=Busy("recovering", rest), combat_capable=False)
 
 
 def continue_column(u: UnitState, rules: RuleSet) -> UnitState:
@@ -305,4 +299,4 @@ def continue_column(u: UnitState, rules: RuleSet) -> UnitState:
     return replace(new, busy=Busy("recovering", recovery), combat_capable=False)
 
 
-__all__ = ["continue_column", "cut_transfer", "march", "transfer"]
+__all__ = ["continue_column", "march", "transfer"]

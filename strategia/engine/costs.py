@@ -22,11 +22,11 @@ import xarray as xr
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from strategia import terrain
-from strategia.geometry import Cell, Direction
+from strategia.core.geometry import Cell, Direction
 from strategia.rules import RuleSet
-from strategia.terrain import DELTAS, RELIEF_TERRAIN_KEY, TRAIL_TERRAIN_KEY, Relief
-from strategia.units import DivisionKind
+from strategia.rules.kinds import DivisionKind
+from strategia.theatre import terrain
+from strategia.theatre.terrain import DELTAS, RELIEF_TERRAIN_KEY, TRAIL_TERRAIN_KEY, Relief
 
 INF = math.inf
 HOW = ("ground", "road", "trail")

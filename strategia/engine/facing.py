@@ -8,22 +8,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from strategia import terrain
+from strategia.core.geometry import Cell, Direction
+from strategia.core.i18n import Text
 from strategia.engine.result import Cut, Result, cut
-from strategia.explain import Trace, explain
-from strategia.geometry import Cell, Direction
-from strategia.i18n import Text
-from strategia.notation import Placement
-from strategia.orders import Frontage, Turn
+from strategia.engine.state import Busy, GameState, UnitState, where
+from strategia.explain.trace import Trace, explain
+from strategia.notation.orders import Frontage, Turn
 from strategia.rules import RuleSet
-from strategia.state import Busy, GameState, UnitState
-from strategia.terrain import Relief
-
-
-def _where(u: UnitState) -> Text:
-    cells = u.cells if len(u.cells) == 2 else u.cells[:1]
-    p = Placement(u.ref, cells, u.facing)
-    return Text(p.format("en"), p.format("ru"))
+from strategia.theatre import terrain
+from strategia.theatre.terrain import Relief
 
 
 def _column(state: GameState, cell: Cell) -> str:
@@ -83,7 +76,7 @@ def turn(state: GameState, order: Turn, rules: RuleSet) -> tuple[GameState, Resu
                 )
             cuts.append(Cut(why, "4.3"))
             ex.set(0.0)
-            return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
+            return state, Result(order.format("ru"), where(u), ex.freeze(), tuple(cuts))
         if state.level < 2 and steps % 2 == 1:
             if steps == 1:
                 cuts.append(
@@ -94,7 +87,7 @@ def turn(state: GameState, order: Turn, rules: RuleSet) -> tuple[GameState, Resu
                     )
                 )
                 ex.set(0.0)
-                return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
+                return state, Result(order.format("ru"), where(u), ex.freeze(), tuple(cuts))
             steps = 2
             cuts.append(
                 cut(
@@ -137,7 +130,7 @@ def turn(state: GameState, order: Turn, rules: RuleSet) -> tuple[GameState, Resu
             )
         ex.set(cost)
         return state.with_units([new]), Result(
-            order.format("ru"), _where(new), ex.freeze(), tuple(cuts)
+            order.format("ru"), where(new), ex.freeze(), tuple(cuts)
         )
 
 
@@ -176,7 +169,7 @@ def frontage(state: GameState, order: Frontage, rules: RuleSet) -> tuple[GameSta
         if why is not None:
             cuts.append(Cut(why, "4.6"))
             ex.set(0.0)
-            return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
+            return state, Result(order.format("ru"), where(u), ex.freeze(), tuple(cuts))
         km = float(rules.value("scale", "cell_km"))
         pace = float(rules.value("frontage", "km_per_turn"))
         cost = km / pace
@@ -197,7 +190,7 @@ def frontage(state: GameState, order: Frontage, rules: RuleSet) -> tuple[GameSta
         )
         ex.set(cost)
         return state.with_units([new]), Result(
-            order.format("ru"), _where(new), ex.freeze(), tuple(cuts)
+            order.format("ru"), where(new), ex.freeze(), tuple(cuts)
         )
 
 

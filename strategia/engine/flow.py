@@ -11,21 +11,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from strategia import terrain
-from strategia.combat_orders import Attack, Strike
+from strategia.core.geometry import Cell
+from strategia.core.i18n import Text
 from strategia.engine.apply import advance, apply
 from strategia.engine.result import OrderError, Result, cut
-from strategia.explain import explain
-from strategia.geometry import Cell
-from strategia.i18n import Text
-from strategia.kinds import Side
-from strategia.notation import Placement
-from strategia.orders import Order
+from strategia.engine.state import Closure, GameState, UnitState
+from strategia.explain.trace import explain
+from strategia.notation.orders import Attack, Order, Strike
+from strategia.notation.refs import Placement
 from strategia.rules import RuleSet
-from strategia.scenario import MOBILISATION_DAYS
-from strategia.state import Closure, GameState, UnitState
-from strategia.terrain import Relief
-from strategia.units import DivisionKind, new_division
+from strategia.rules.kinds import DivisionKind, Side
+from strategia.rules.units import new_division
+from strategia.theatre import terrain
+from strategia.theatre.scenario import MOBILISATION_DAYS
+from strategia.theatre.terrain import Relief
 
 
 def sides_in_order(state: GameState, rules: RuleSet) -> list[str]:

@@ -14,7 +14,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from strategia import terrain
+from strategia.core.geometry import Cell, Direction
+from strategia.core.i18n import Text
 from strategia.engine.costs import (
     HOW,
     INF,
@@ -27,16 +28,16 @@ from strategia.engine.costs import (
     speeds,
     step_costs,
 )
+from strategia.engine.losses import interdicted
 from strategia.engine.result import Cut, OrderError, Result, cut
+from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.engine.war import crossing
-from strategia.explain import Trace, explain, quiet, record
-from strategia.geometry import Cell, Direction
-from strategia.i18n import Text
-from strategia.notation import Placement, UnitRef
-from strategia.orders import Frontage, Move, Turn
+from strategia.explain.trace import Trace, explain, quiet, record
+from strategia.notation.orders import Frontage, Move, Turn
+from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
-from strategia.state import Busy, GameState, UnitState
-from strategia.terrain import RELIEF_TERRAIN_KEY, TRAIL_TERRAIN_KEY, Relief
+from strategia.theatre import terrain
+from strategia.theatre.terrain import RELIEF_TERRAIN_KEY, TRAIL_TERRAIN_KEY, Relief
 
 MODES = ("forward", "road", "withdraw")
 FASTEST_KM = 50.0  # the fastest pace in table 4 (м.д. on roads), for the search window
@@ -316,14 +317,13 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
             used = round(u.left, 9)
         ex.step(Text("turns used", "затрачено ходов"), used, unit="turn")
         ex.set(used)
-        from strategia.engine.artillery import interdicted  # artillery builds on movement
 
-        hit, where = interdicted(state, new, path, rules)
+        hit, fired_at = interdicted(state, new, path, rules)
         if hit is None:
             gone = state.with_units([], [u.ref])
             outcome = Text(
-                f"{u.ref} destroyed by interdiction fire at {where}",
-                f"{u.ref} уничтожена огнем на отсечение в {where}",
+                f"{u.ref} destroyed by interdiction fire at {fired_at}",
+                f"{u.ref} уничтожена огнем на отсечение в {fired_at}",
             )
             return crossing(gone, u.owner, path[1:]), Result(
                 order.format("ru"), outcome, ex.freeze(), tuple(cuts)
@@ -331,7 +331,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
         new = hit
         new_state = state.with_units([new, *_collisions(state, new, rules)])
         new_state = crossing(new_state, u.owner, path[1:])
-        return new_state, Result(order.format("ru"), _where(new), ex.freeze(), tuple(cuts))
+        return new_state, Result(order.format("ru"), where(new), ex.freeze(), tuple(cuts))
 
 
 def _stacking(
@@ -361,18 +361,6 @@ def _stacking(
         )
     )
     return steps[:-1], round(left + steps[-1][2], 9)
-
-
-def _where(u: UnitState) -> Text:
-    """The unit's position in journal notation (a 1x2 counter along the grid, else its head)."""
-    cells = (
-        u.cells
-        if len(u.cells) == 2
-        and (u.cells[0].lon == u.cells[1].lon or u.cells[0].lat == u.cells[1].lat)
-        else u.cells[:1]
-    )
-    p = Placement(u.ref, cells, u.facing)
-    return Text(p.format("en"), p.format("ru"))
 
 
 def _towards(
@@ -477,4 +465,4 @@ def _unchanged(
     state: GameState, u: UnitState, order: Move | Turn | Frontage, ex: Trace, cuts: list[Cut]
 ) -> tuple[GameState, Result]:
     ex.set(0.0)
-    return state, Result(order.format("ru"), _where(u), ex.freeze(), tuple(cuts))
+    return state, Result(order.format("ru"), where(u), ex.freeze(), tuple(cuts))

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from strategia.errors import StrategiaError
-from strategia.explain import Step
-from strategia.i18n import Lang, Text
+from strategia.core.errors import StrategiaError
+from strategia.core.i18n import Lang, Text
+from strategia.explain.trace import Step
 
 
 class OrderError(StrategiaError):

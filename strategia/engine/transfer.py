@@ -35,12 +35,12 @@ import xarray as xr
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from strategia import terrain
-from strategia.errors import StrategiaError
-from strategia.explain import Explained, Trace, explain
-from strategia.geometry import Cell
-from strategia.i18n import Text
+from strategia.core.errors import StrategiaError
+from strategia.core.geometry import Cell
+from strategia.core.i18n import Text
+from strategia.explain.trace import Explained, Trace, explain
 from strategia.rules import RuleSet
+from strategia.theatre import terrain
 
 RULE = "4.5"
 NETWORKS = {

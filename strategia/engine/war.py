@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from strategia import terrain
-from strategia.explain import record
-from strategia.geometry import Cell
-from strategia.i18n import Text
-from strategia.state import GameState
+from strategia.core.geometry import Cell
+from strategia.core.i18n import Text
+from strategia.engine.state import GameState
+from strategia.explain.trace import record
+from strategia.theatre import terrain
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:

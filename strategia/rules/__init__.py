@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-from strategia.errors import UnknownNameError
+from strategia.core.errors import UnknownNameError
 from strategia.rules.load import apply_house_rules, load_ruleset_file
 from strategia.rules.model import VALUE, Entry, Override, Param, RuleSet
 

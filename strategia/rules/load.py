@@ -7,12 +7,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from strategia.errors import Problem, RuleDataError
-from strategia.i18n import Text
-from strategia.kinds import _norm
+from strategia.core.errors import Problem, RuleDataError
+from strategia.core.i18n import Text
+from strategia.core.vocab import norm
+from strategia.rules.kinds import RegimentKind
 from strategia.rules.model import VALUE, VOCABS, Entry, Override, Param, RuleSet
 from strategia.rules.schema import TYPES, check_value
-from strategia.units import RegimentKind
 
 _ENTRY_KEYS = {
     "rule", "level", "title", "shape", "type", "unit", "note", "source", "columns", "rows",
@@ -157,7 +157,7 @@ def _suggest(given: str, allowed: list[str]) -> str:
     import difflib
 
     close = difflib.get_close_matches(given, allowed, n=1, cutoff=0.5)
-    by_norm = [a for a in allowed if _norm(a) == _norm(given)]
+    by_norm = [a for a in allowed if norm(a) == norm(given)]
     hints = by_norm or close
     return f": did you mean {hints[0]!r}?" if hints else f" (expected one of: {', '.join(allowed)})"
 

@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from strategia.errors import InactiveRuleError, UnknownNameError
-from strategia.explain import record, tracing
-from strategia.i18n import Text
-from strategia.kinds import Facing, Kind, Terrain
-from strategia.units import DivisionKind, RegimentKind
+from strategia.core.errors import InactiveRuleError, UnknownNameError
+from strategia.core.i18n import Text
+from strategia.core.vocab import Kind
+from strategia.explain.trace import record, tracing
+from strategia.rules.kinds import DivisionKind, Facing, RegimentKind, Terrain
 
 VOCABS: dict[str, type[Kind]] = {
     "division": DivisionKind,

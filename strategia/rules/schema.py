@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from strategia.kinds import Kind, Role
+from strategia.core.vocab import Kind
+from strategia.rules.kinds import Role
 
 SPECIAL_SPEEDS = ("trails", "impassable")
 TYPES = ("number", "int", "speed", "turns", "text", "bool", "pattern", "regiments")

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from strategia.i18n import Lang, Text
-from strategia.render import fmt
+from strategia.core.i18n import Lang, Text
+from strategia.explain.render import fmt
+from strategia.rules.kinds import RegimentKind
 from strategia.rules.model import VALUE, Entry, Param, RuleSet
-from strategia.units import RegimentKind
 
 RECONSTRUCTED = "[r]"
 OVERRIDDEN = "[h]"

@@ -21,9 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from strategia.errors import UnknownNameError
-from strategia.explain import Step
-from strategia.kinds import Kind
+from strategia.core.errors import UnknownNameError
+from strategia.core.vocab import Kind
+from strategia.explain.trace import Step
 from strategia.tactical.skirmish import Table
 from strategia.tactical.units import Formation, TacticalError
 

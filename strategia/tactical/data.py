@@ -11,8 +11,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from strategia.errors import Problem, RuleDataError
-from strategia.explain import Value
+from strategia.core.errors import Problem, RuleDataError
+from strategia.explain.trace import Value
 from strategia.rules import RuleSet, load_ruleset
 from strategia.rules.model import VALUE
 

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from strategia.explain import Step, quiet
+from strategia.explain.trace import Step, quiet
 from strategia.rules import RuleSet
 from strategia.tactical.actions import Action, Done, Face, Form, Move, Restore
 from strategia.tactical.data import exact, frac

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from strategia.explain import Trace, explain, quiet, record
-from strategia.i18n import Text
+from strategia.core.i18n import Text
+from strategia.explain.trace import Trace, explain, quiet, record
 from strategia.rules import RuleSet
 from strategia.tactical.actions import Done, Form, Restore
 from strategia.tactical.data import (
@@ -24,17 +24,8 @@ from strategia.tactical.data import (
     turns,
 )
 from strategia.tactical.skirmish import Table
-from strategia.tactical.units import (
-    FORMATIONS as ALLOWED,
-)
-from strategia.tactical.units import (
-    Arm,
-    Condition,
-    Formation,
-    Pending,
-    TacticalError,
-    Unit,
-)
+from strategia.tactical.units import FORMATIONS as ALLOWED
+from strategia.tactical.units import Arm, Condition, Formation, Pending, TacticalError, Unit
 
 F = Formation
 _ROWS: dict[frozenset[Formation], str] = {

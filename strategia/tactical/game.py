@@ -10,9 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from strategia.errors import StrategiaError
-from strategia.explain import Explained, Step
-from strategia.journal import Journal
+from strategia.core.errors import StrategiaError
+from strategia.explain.trace import Explained, Step
+from strategia.game.store import Journal
 from strategia.rules import RuleSet
 from strategia.rules.load import apply_house_text
 from strategia.tactical.actions import parse_actions

@@ -13,8 +13,8 @@ import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from strategia.explain import Trace, explain, quiet
-from strategia.i18n import Text
+from strategia.core.i18n import Text
+from strategia.explain.trace import Trace, explain, quiet
 from strategia.rules import RuleSet
 from strategia.tactical import geometry as geo
 from strategia.tactical.actions import Done, Mode, Move

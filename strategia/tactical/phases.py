@@ -19,9 +19,9 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from strategia.explain import Explained, Trace, explain
-from strategia.i18n import Text
-from strategia.kinds import Kind
+from strategia.core.i18n import Text
+from strategia.core.vocab import Kind
+from strategia.explain.trace import Explained, Trace, explain
 from strategia.rules import RuleSet
 from strategia.tactical.actions import Action, format_actions
 from strategia.tactical.data import SEQUENCE, turns

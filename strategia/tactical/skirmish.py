@@ -35,8 +35,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from strategia.errors import Problem, StrategiaError, UnknownNameError
-from strategia.kinds import Kind, _norm
+from strategia.core.errors import Problem, StrategiaError, UnknownNameError
+from strategia.core.vocab import Kind, norm
 from strategia.tactical.geometry import Point, centroid, strip
 from strategia.tactical.units import TacticalError, Unit, new_unit
 
@@ -131,10 +131,10 @@ class Table:
         for u in self.units:
             if u.name == name:
                 return u
-        wanted = _norm(name)
-        same = [u for u in self.units if _norm(u.name) == wanted]
+        wanted = norm(name)
+        same = [u for u in self.units if norm(u.name) == wanted]
         if not same:
-            same = [u for u in self.units if _norm(u.name).startswith(wanted)]
+            same = [u for u in self.units if norm(u.name).startswith(wanted)]
         if len(same) == 1:
             return same[0]
         raise UnknownNameError("unit", name, [u.name for u in self.units])

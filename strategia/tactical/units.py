@@ -12,9 +12,9 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from strategia.errors import StrategiaError
-from strategia.i18n import Text
-from strategia.kinds import Kind
+from strategia.core.errors import StrategiaError
+from strategia.core.i18n import Text
+from strategia.core.vocab import Kind
 from strategia.rules import RuleSet
 from strategia.tactical.data import parse_fraction
 

@@ -15,18 +15,18 @@ from typing import Any
 
 import ipywidgets as w
 
-from strategia import terrain
-from strategia.builder import ScenarioBuilder
-from strategia.errors import StrategiaError
-from strategia.geometry import Cell
-from strategia.i18n import Text, check_lang
-from strategia.notation import Placement
-from strategia.scenario import Scenario
-from strategia.scenario_io import load_scenario, save_scenario
-from strategia.state import initial_state
+from strategia.core.errors import StrategiaError
+from strategia.core.geometry import Cell
+from strategia.core.i18n import Text, check_lang
+from strategia.engine.state import initial_state
+from strategia.game.views import mediator_view, to_geojson
+from strategia.notation.refs import Placement
+from strategia.theatre import terrain
+from strategia.theatre.builder import ScenarioBuilder
+from strategia.theatre.scenario import Scenario
+from strategia.theatre.scenario_io import load_scenario, save_scenario
 from strategia.ui import layers
 from strategia.ui.mapview import MapView
-from strategia.views import mediator_view, to_geojson
 
 RELIEF_TOOLS = ("plain", "mountains", "forest", "swamp", "hills", "water")
 LINE_TOOLS = ("road", "railway", "trail")

@@ -16,18 +16,18 @@ from typing import Any
 
 import ipywidgets as w
 
+from strategia.core.errors import StrategiaError
+from strategia.core.geometry import Cell
+from strategia.core.i18n import Lang, Text, check_lang
 from strategia.engine.movement import reach
 from strategia.engine.result import Result
-from strategia.errors import StrategiaError
-from strategia.game import Game
-from strategia.geometry import Cell
-from strategia.i18n import Lang, Text, check_lang
-from strategia.notation import UnitRef
-from strategia.render import explanation_html
+from strategia.explain.render import explanation_html
+from strategia.game.game import Game
+from strategia.game.views import mediator_view, to_geojson, view_for
+from strategia.notation.refs import UnitRef
 from strategia.ui import layers
 from strategia.ui.mapview import MapView
 from strategia.ui.panels import Panels
-from strategia.views import mediator_view, to_geojson, view_for
 
 T = {
     "turn": Text("Turn", "Ход"),
@@ -106,6 +106,12 @@ class Console:
         else:
             game = Game.open(path)
         return cls(game, lang)
+
+    def reopen(self, path: Path, level: int | None = None) -> None:
+        """Replace this console's game by another game or a new game of a scenario."""
+        other = Console.open(path, self.lang, level)
+        self.__dict__.update({k: v for k, v in other.__dict__.items() if k != "widget"})
+        self.widget.children = other.widget.children
 
     # --- what the viewer sees ---------------------------------------------------------------
 

@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from strategia import terrain
-from strategia.geometry import Direction
-from strategia.terrain import DELTAS, Relief
+from strategia.core.geometry import Direction
+from strategia.theatre import terrain
+from strategia.theatre.terrain import DELTAS, Relief
 
 RELIEF_RGB = {
     Relief.PLAIN: (236, 232, 204),
@@ -320,7 +320,7 @@ def _xy(value: object) -> tuple[int, int]:
 
 
 def _kind_label(kind: object) -> str:
-    from strategia.units import DivisionKind
+    from strategia.rules.kinds import DivisionKind
 
     for k in DivisionKind:
         if k.key == kind:

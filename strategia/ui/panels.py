@@ -7,19 +7,37 @@ from the game's results and the engine's explanations, rendered, never recompute
 from __future__ import annotations
 
 import html
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import ipywidgets as w
 
-from strategia.geometry import Cell, Direction
-from strategia.i18n import Text
-from strategia.render import explanation_html
+from strategia.core.geometry import Cell, Direction
+from strategia.core.i18n import Lang, Text
+from strategia.engine.result import Result
+from strategia.explain.render import explanation_html
+from strategia.game import recon
+from strategia.game.game import Game
+from strategia.notation.refs import UnitRef
 from strategia.ui.rules_panel import RatingWorkbench, rules_sheet_panel
 
-if TYPE_CHECKING:
-    from strategia.engine.result import Result
-    from strategia.ui.console import Console
+
+class Console(Protocol):
+    """What the panels use of the console they sit in."""
+
+    game: Game
+    lang: Lang
+    selected: UnitRef | None
+    viewer: str
+
+    def breakdown_html(self, r: Result) -> str: ...
+    def refresh(self) -> None: ...
+    def submit(self, text: str) -> Result | None: ...
+    def working(self) -> AbstractContextManager[None]: ...
+    def reopen(self, path: Path, level: int | None) -> None: ...
+    def _viewers(self) -> list[tuple[str, str]]: ...
+
 
 ORDER_KINDS: list[tuple[Text, str]] = [
     (Text("move forward", "наступать"), "{u} на {c}"),
@@ -246,8 +264,6 @@ class Panels:
 
     def _budget(self) -> str:
         """Questions left to the chosen side (8.3)."""
-        from strategia import recon
-
         g = self.c.game
         side = str(self.recon_side.value)
         b = recon.budget(g.state, side, g.rules, [a for a in g.answers if a["side"] == side])
@@ -282,9 +298,5 @@ class Panels:
             self.c.refresh()
 
     def do_open(self) -> None:
-        from strategia.ui.console import Console
-
         with self.c.working():
-            other = Console.open(Path(self.open_path.value), self.c.lang, self.open_level.value)
-            self.c.__dict__.update({k: v for k, v in other.__dict__.items() if k != "widget"})
-            self.c.widget.children = other.widget.children
+            self.c.reopen(Path(self.open_path.value), self.open_level.value)

@@ -8,13 +8,13 @@ from typing import Any
 
 import ipywidgets as w
 
-from strategia.i18n import Lang, check_lang
-from strategia.kinds import Facing, Formation, RegimentsFacing
-from strategia.ratings import rating, support_rating
-from strategia.render import explanation_html
+from strategia.core.i18n import Lang, check_lang
+from strategia.explain.render import explanation_html
 from strategia.rules import RuleSet, load_ruleset
+from strategia.rules.kinds import DivisionKind, Facing, Formation, RegimentsFacing
+from strategia.rules.ratings import rating, support_rating
 from strategia.rules.sheet import sheet_text
-from strategia.units import DivisionKind, new_division
+from strategia.rules.units import new_division
 
 
 def _options(kinds: Any, lang: Lang) -> list[tuple[str, Any]]:

@@ -12,9 +12,9 @@ import html
 import math
 from typing import Any
 
-from strategia.errors import StrategiaError
-from strategia.i18n import Lang, Text, check_lang
-from strategia.render import explanation_html, fmt
+from strategia.core.errors import StrategiaError
+from strategia.core.i18n import Lang, Text, check_lang
+from strategia.explain.render import explanation_html, fmt
 from strategia.rules import RuleSet
 from strategia.tactical.game import TacticalGame
 from strategia.tactical.geometry import corners, strip

@@ -12,19 +12,19 @@ from typing import Any
 
 import ipywidgets as w
 
-from strategia.builder import ScenarioBuilder
+from strategia.core.geometry import Direction
+from strategia.core.i18n import Lang
 from strategia.engine.apply import apply
 from strategia.engine.movement import reach
-from strategia.geometry import Direction
-from strategia.i18n import Lang
-from strategia.kinds import Facing, Formation, RegimentsFacing, Role
-from strategia.notation import UnitRef
-from strategia.orders import parse_order
-from strategia.ratings import contributions, rating
-from strategia.render import explanation_html
+from strategia.engine.state import GameState, initial_state
+from strategia.explain.render import explanation_html
+from strategia.notation.orders import parse_order
+from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet, load_ruleset
-from strategia.state import GameState, initial_state
-from strategia.units import Division, DivisionKind, new_division
+from strategia.rules.kinds import DivisionKind, Facing, Formation, RegimentsFacing, Role
+from strategia.rules.ratings import contributions, rating
+from strategia.rules.units import Division, new_division
+from strategia.theatre.builder import ScenarioBuilder
 
 ROLE_COLOUR = {Role.DIRECT: "#c62828", Role.SUPPORT: "#f9a825", Role.NONE: "#bdbdbd"}
 BLOW_ANGLE = {
@@ -137,7 +137,7 @@ def reach_html(state: GameState, ref: UnitRef, rules: RuleSet, mode: str = "forw
     for y in range(state.height, 0, -1):
         cells = []
         for x in range(1, state.width + 1):
-            from strategia.geometry import Cell
+            from strategia.core.geometry import Cell
 
             c = Cell(x, y)
             if c == u.cell:

@@ -1,0 +1,26 @@
+"""What a subcommand returns and the options every subcommand takes."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from strategia.core.i18n import LANGS
+
+Handler = Callable[[argparse.Namespace], "Output"]
+
+
+class Output:
+    """What a subcommand prints: text lines, and the same content as JSON."""
+
+    def __init__(self, text: str, data: Any) -> None:
+        self.text = text
+        self.data = data
+
+
+def common_options() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--lang", choices=LANGS, default="en", help="language of the output")
+    return p

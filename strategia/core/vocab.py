@@ -1,0 +1,66 @@
+"""Closed vocabularies as enums: each member has its Russian and English names.
+
+`Kind.parse` accepts any of a member's names (case- and dot-insensitive) and raises an
+`UnknownNameError` that suggests the closest name otherwise. The game's own vocabularies
+(sides, terrain, unit types...) are in `strategia.rules.kinds`.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+from typing import Self
+
+from strategia.core.errors import UnknownNameError
+from strategia.core.i18n import Lang, Text
+
+
+def norm(name: str) -> str:
+    """A name reduced for comparison: lower case, without spaces, dots, dashes; е for ё."""
+    return re.sub(r"[\s._\-]+", "", name.strip().lower()).replace("ё", "е")
+
+
+class Kind(Enum):
+    """A member of a vocabulary: `value` is the data key, with names in both languages."""
+
+    __hash__ = object.__hash__  # members are singletons; identity hashing is cheap
+
+    def __init__(self, key: str, ru: str, en: str, *aliases: str) -> None:
+        self.key = key
+        self.ru = ru
+        self.en = en
+        self.aliases = aliases
+
+    @classmethod
+    def what(cls) -> str:
+        """What a member is called in error messages."""
+        return cls.__name__.lower()
+
+    @property
+    def text(self) -> Text:
+        return Text(self.en, self.ru)
+
+    def label(self, lang: Lang = "ru") -> str:
+        return self.text(lang)
+
+    def names(self) -> tuple[str, ...]:
+        return (self.key, self.ru, self.en, *self.aliases)
+
+    @classmethod
+    def parse(cls, name: str | Self) -> Self:
+        """The member any of whose names is `name`, else an UnknownNameError."""
+        if isinstance(name, cls):
+            return name
+        wanted = norm(str(name))
+        for member in cls:
+            if any(norm(n) == wanted for n in member.names()):
+                return member
+        allowed = [n for m in cls for n in (m.ru, m.en, m.key)]
+        raise UnknownNameError(cls.what(), str(name), allowed)
+
+    @classmethod
+    def from_key(cls, key: str) -> Self:
+        for member in cls:
+            if member.key == key:
+                return member
+        raise UnknownNameError(cls.what(), key, [m.key for m in cls])

@@ -1,0 +1,145 @@
+"""Finishing regrouping work whose time has run out (4.10, 4.11), and the corps check (4.9)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from strategia.core.i18n import Text
+from strategia.engine.cards import EPS, WHAT, Plan, card_length, card_why, unit_names
+from strategia.engine.result import Result
+from strategia.engine.state import Busy, GameState, UnitState
+from strategia.explain.trace import explain, record
+from strategia.notation.refs import UnitRef
+from strategia.rules import RuleSet
+from strategia.rules.kinds import RegimentKind
+from strategia.rules.units import Division, Regiment
+
+
+def _fill(strengths: list[float], pool: float) -> tuple[list[float], float]:
+    """The strengths topped up from `pool`, weakest first, each to at most 1.0; and what is left."""
+    room = sum(1.0 - s for s in strengths)
+    if pool >= room - EPS:
+        return [1.0] * len(strengths), round(max(pool - room, 0.0), 9)
+    low, level = sorted(strengths), 1.0
+    for k in range(1, len(low) + 1):
+        level = (pool + sum(low[:k])) / k
+        if k == len(low) or level <= low[k]:
+            break
+    return [round(max(s, level), 9) for s in strengths], 0.0
+
+
+def _pool(target: Division, others: Sequence[Division]) -> Division:
+    """The target with the others' strengths pooled into its regiments of the same kind."""
+    regs = list(target.regiments)
+    for kind in dict.fromkeys(r.kind for d in others for r in d.regiments):
+        pool = round(sum(r.strength for d in others for r in d.regiments if r.kind == kind), 9)
+        idx = [i for i, r in enumerate(regs) if r.kind == kind]
+        filled, lost = _fill([regs[i].strength for i in idx], pool) if idx else ([], pool)
+        for i, s in zip(idx, filled, strict=True):
+            regs[i] = replace(regs[i], strength=s)
+        now = ", ".join(f"{s:.3g}" for s in filled) or "—"
+        en, ru = f"{kind.ru} pooled into {target}: now {now}", f"{kind.ru} в {target}: теперь {now}"
+        record(Text(en, ru), pool, unit="regt", rule="4.10")
+        if lost > EPS:
+            why = ("to the cap", "сверх полной") if idx else (f"{target} has none", "нет в дивизии")
+            label = Text(f"{kind.ru}: lost {why[0]}", f"{kind.ru}: потеряно, {why[1]}")
+            record(label, lost, unit="regt", rule="4.10")
+    return target.with_strengths(tuple(r.strength for r in regs))
+
+
+def _enter(state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet) -> tuple[GameState, Text]:
+    corps = UnitRef.parse(plan[1])
+    record(Text(f"{ref} in {corps}", f"{ref} в {corps}"), None, kind="note", rule="4.10")
+    return state.with_units([replace(state.unit(ref), corps=corps)]), Text(f"{ref}: {corps}")
+
+
+def join_corps(
+    state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet
+) -> tuple[GameState, Text]:
+    u, corps = state.unit(ref), UnitRef.parse(plan[1])
+    members = [x for x in state if x.corps == corps and x.ref != ref]
+    if members and not card_why([*members, u], card_length(len(members) + 1, rules), "4.11"):
+        return _enter(state, ref, plan, rules)
+    text = Text(
+        f"{ref} does not fit {corps}'s card: it stays separate; a march (4.8) first",
+        f"{ref} не помещается на карточку {corps}: остается отдельной; нужен марш (4.8)",
+    )
+    record(text, None, kind="note", rule="4.11")
+    return state, text
+
+
+def _attach(state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet) -> tuple[GameState, Text]:
+    u, reg = state.unit(ref), Regiment(RegimentKind.from_key(plan[2]), float(plan[3]))
+    d = u.division
+    d = replace(d, line=(*d.line, reg)) if plan[4] == "line" else replace(d, arm=(*d.arm, reg))
+    text = Text(f"{reg.kind.ru} ({reg.strength:g}) joins {ref}", f"{reg.kind.ru} включен в {ref}")
+    record(text, None, kind="note", rule="4.11")
+    return state.with_units([replace(u, division=d)]), text
+
+
+def _merged(state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet) -> tuple[GameState, Text]:
+    target = state.unit(ref)
+    there = [state.units[o] for o in map(UnitRef.parse, plan[1:]) if o in state.units]
+    division = _pool(target.division, [o.division for o in there])
+    gone = unit_names(u.ref for u in there)
+    text = Text(
+        f"{ref}: strength {division.strength:.3g}; {gone} leave the map",
+        f"{ref}: численность {division.strength:.3g}; {gone} сняты с карты",
+    )
+    return state.with_units([replace(target, division=division)], [o.ref for o in there]), text
+
+
+_FINISH = {"corps": _enter, "merge": _merged, "regiment-in": _attach, "division": join_corps}
+
+
+def corps_check(state: GameState, rules: RuleSet) -> tuple[GameState, list[Text]]:
+    """4.9 (level 2): a corps whose divisions do not fit on its card loses them; they become
+    separate. Nothing at level 1."""
+    if not rules.active("regrouping"):
+        return state, []
+    corps: dict[UnitRef, list[UnitState]] = {}
+    for u in state:
+        if u.corps is not None:
+            corps.setdefault(u.corps, []).append(u)
+    changed: list[UnitState] = []
+    notes: list[Text] = []
+    for ref, members in corps.items():
+        if card_why(members, card_length(len(members), rules), "4.9"):
+            changed += [replace(u, corps=None) for u in members]
+            names = unit_names(u.ref for u in members)
+            en = f"{ref} does not fit its card: {names} lose corps subordination"
+            notes.append(Text(en, f"{ref} не помещается на карточку: {names} вне корпуса"))
+            record(notes[-1], None, kind="note", rule="4.9")
+    return state.with_units(changed), notes
+
+
+def complete(
+    state: GameState, rules: RuleSet, before: GameState | None = None
+) -> tuple[GameState, list[Result]]:
+    """Finish the regrouping work whose time has run out, then check the corps (4.9).
+
+    `advance` passes the state it advanced as `before`: work it has just cleared is finished
+    here, as is work left in the state with no time to go (`left` <= 0)."""
+    ending: dict[UnitRef, Busy] = {}
+    for u in state:
+        b = u.busy or (p.busy if before and (p := before.units.get(u.ref)) else None)
+        if b is not None and b.what == WHAT and (u.busy is None or b.left <= EPS):
+            ending[u.ref] = b
+    state = state.with_units(
+        [replace(state.unit(r), busy=None, combat_capable=True) for r in ending]
+    )
+    results: list[Result] = []
+    for ref, b in ending.items():
+        if (finish := _FINISH.get(b.plan[0])) is None or ref not in state.units:
+            continue
+        rule = "4.10" if b.plan[0] in ("corps", "merge") else "4.11"
+        with explain(Text(f"{ref}: {WHAT} done", f"{ref}: перегруппировка"), rule=rule) as ex:
+            state, outcome = finish(state, ref, b.plan, rules)
+        results.append(Result(f"{ref} ({WHAT})", outcome, ex.freeze()))
+    with explain(Text("Corps cards", "Карточки корпусов"), rule="4.9") as ex:
+        state, notes = corps_check(state, rules)
+    if notes:
+        outcome = Text("; ".join(n.en for n in notes), "; ".join(n.ru for n in notes))
+        results.append(Result(f"({WHAT}, 4.9)", outcome, ex.freeze()))
+    return state, results

@@ -1,0 +1,351 @@
+"""The game state: an immutable snapshot of every unit on the map and what the turn has left.
+
+`GameState` is a value: the engine's functions return new states and never change one.
+A unit's `spent` is the share of the current turn it has used (4.3: a 90° turn leaves half a
+move); `busy` carries what goes on over several turns (crossing a river, a long turn, a march,
+a transfer, regrouping).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from strategia.core.geometry import Cell, Direction
+from strategia.core.i18n import Text
+from strategia.notation.refs import Placement, UnitRef
+from strategia.rules.kinds import Formation
+from strategia.rules.units import Division
+from strategia.theatre import terrain
+from strategia.theatre.scenario import Scenario
+
+
+@dataclass(frozen=True, slots=True)
+class Busy:
+    """Something a unit is doing over several turns: `what` it is, `left` turns to go, details."""
+
+    what: str  # "crossing", "turning", "march", "transfer", "regrouping", "collided", "recovering"
+    left: float
+    target: tuple[Cell, ...] = ()
+    facing: Direction | None = None
+    plan: tuple[Any, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"what": self.what, "left": self.left}
+        if self.target:
+            d["target"] = [str(c) for c in self.target]
+        if self.facing is not None:
+            d["facing"] = self.facing.key
+        if self.plan:
+            d["plan"] = [str(x) for x in self.plan]
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class UnitState:
+    """One division (or corps member) on the map."""
+
+    ref: UnitRef
+    owner: str  # the state code
+    division: Division
+    cells: tuple[Cell, ...]  # the counter's squares, the leading one first
+    facing: Direction
+    formation: Formation = Formation.LINEAR
+    corps: UnitRef | None = None
+    spent: float = 0.0
+    road_dropped: bool = False  # 4.3: a turn on a road drops the road for the rest of the move
+    busy: Busy | None = None
+    on_march: bool = False
+    combat_capable: bool = True
+
+    @property
+    def cell(self) -> Cell:
+        return self.cells[0]
+
+    @property
+    def left(self) -> float:
+        """What is left of this turn for the unit (1 = a whole turn)."""
+        left = round(1.0 - self.spent, 6)
+        return left if left > 1e-6 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "unit": str(self.ref),
+            "owner": self.owner,
+            "cells": [str(c) for c in self.cells],
+            "facing": self.facing.key,
+            "formation": self.formation.key,
+            "strengths": [r.strength for r in self.division.regiments],
+            "spent": self.spent,
+            "combat_capable": self.combat_capable,
+        }
+        if self.corps is not None:
+            d["corps"] = str(self.corps)
+        if self.busy is not None:
+            d["busy"] = self.busy.to_json()
+        if self.on_march:
+            d["on_march"] = True
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Closure:
+    """A road, bridge or pass closed by an artillery strike (9.7c) until a turn."""
+
+    cell: Cell
+    what: str  # "road-transfer", "road-movement", "bridge"
+    until_turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class Interdiction:
+    """Interdiction fire (9.7d): what passes through `cell` during the enemy's next turn loses
+    `loss` of its strength."""
+
+    cell: Cell
+    side: str  # the side that fired
+    loss: float
+    turn: int  # the turn it was fired on
+    by: UnitRef
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Every unit's position and condition at one moment of the game."""
+
+    scenario: Scenario
+    level: int
+    turn: int = 1
+    units: MappingProxyType[UnitRef, UnitState] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    closures: tuple[Closure, ...] = ()
+    at_war: bool = False
+    wars: frozenset[tuple[str, str]] = frozenset()  # pairs of state codes at war (9.1)
+    interdictions: tuple[Interdiction, ...] = ()
+
+    def at_war_between(self, a: str, b: str) -> bool:
+        return tuple(sorted((a, b))) in self.wars
+
+    @property
+    def theatre(self) -> Any:
+        return self.scenario.theatre
+
+    def unit(self, ref: UnitRef) -> UnitState:
+        return self.units[ref]
+
+    def side_of(self, ref: UnitRef) -> str:
+        return self._sides[ref]
+
+    def with_units(
+        self, changed: Iterable[UnitState], removed: Iterable[UnitRef] = ()
+    ) -> GameState:
+        """This state with some units replaced (or added) and some removed.
+
+        The indexes by cell and side computed on this state are carried over and patched for
+        the units that changed, so a long sequence of orders never rebuilds them whole.
+        """
+        changed = list(changed)
+        removed = [r for r in removed if r in self.units]
+        units = self.units.copy()  # a dict's copy keeps its keys' hashes
+        for u in changed:
+            units[u.ref] = u
+        for r in removed:
+            units.pop(r, None)
+        new = replace(self, units=MappingProxyType(units))
+        if "_by_cell" in self.__dict__ and "_sides" in self.__dict__:
+            before = [self.units[u.ref] for u in changed if u.ref in self.units]
+            self._patch(new, before + [self.units[r] for r in removed], changed)
+        return new
+
+    def _patch(self, new: GameState, gone: list[UnitState], came: list[UnitState]) -> None:
+        """Carry this state's indexes over to `new`, where `gone` left and `came` arrived."""
+        touched = {c for u in gone + came for c in u.cells}
+        refs = {c: list(self._by_cell.get(c, ())) for c in touched}
+        for u in gone:
+            for c in u.cells:
+                if u.ref in refs[c]:
+                    refs[c].remove(u.ref)
+        for u in came:
+            for c in u.cells:
+                if u.ref not in refs[c]:
+                    refs[c].append(u.ref)
+        index = dict(self._by_cell)
+        for c, r in refs.items():
+            if r:
+                index[c] = tuple(r)
+            else:
+                index.pop(c, None)
+        side_of = {s.code: s.side for s in self.scenario.states}
+        sides = dict(self._sides)
+        for u in gone:
+            sides.pop(u.ref, None)
+        for u in came:
+            sides[u.ref] = side_of[u.owner]
+        new.__dict__["_by_cell"] = index
+        new.__dict__["_sides"] = sides
+        w, h = terrain.size(self.theatre)
+        cells = [c for c in touched if 0 < c.lon <= w and 0 < c.lat <= h]
+        if "_occupancy" in self.__dict__:
+            occ = self._occupancy.copy()
+            for c in cells:
+                occ[c.lon - 1, c.lat - 1] = len(index.get(c, ()))
+            new.__dict__["_occupancy"] = occ
+        if "_side_masks" in self.__dict__:
+            masks = {s: m.copy() for s, m in self._side_masks.items()}
+            for c in cells:
+                present = {sides[r] for r in index.get(c, ())}
+                for s in present - set(masks):
+                    masks[s] = np.zeros((w, h), dtype=bool)
+                for s, mask in masks.items():
+                    mask[c.lon - 1, c.lat - 1] = s in present
+            new.__dict__["_side_masks"] = masks
+
+    def occupants(self, cell: Cell) -> list[UnitState]:
+        return [self.units[r] for r in self._by_cell.get(cell, ())]
+
+    @cached_property
+    def _by_cell(self) -> dict[Cell, tuple[UnitRef, ...]]:
+        out: dict[Cell, list[UnitRef]] = {}
+        for u in self.units.values():
+            for c in u.cells:
+                out.setdefault(c, []).append(u.ref)
+        return {c: tuple(refs) for c, refs in out.items()}
+
+    @cached_property
+    def _sides(self) -> dict[UnitRef, str]:
+        side = {s.code: s.side for s in self.scenario.states}
+        return {r: side[u.owner] for r, u in self.units.items()}
+
+    def occupancy(self) -> np.ndarray:
+        """Per cell: 0 empty, else the number of counters on it (a fresh array)."""
+        return self._occupancy.copy()
+
+    @cached_property
+    def _occupancy(self) -> np.ndarray:
+        w, h = terrain.size(self.theatre)
+        occ = np.zeros((w, h), dtype=np.int16)
+        cells = [
+            c
+            for c, refs in self._by_cell.items()
+            for _ in refs
+            if 0 < c.lon <= w and 0 < c.lat <= h
+        ]
+        if cells:
+            np.add.at(
+                occ, (np.array([c.lon - 1 for c in cells]), np.array([c.lat - 1 for c in cells])), 1
+            )
+        return occ
+
+    def side_mask(self, side: str) -> np.ndarray:
+        """Cells with a counter of `side` (a fresh array)."""
+        return self._side_masks.get(side, np.zeros(terrain.size(self.theatre), dtype=bool)).copy()
+
+    @cached_property
+    def _side_masks(self) -> dict[str, np.ndarray]:
+        w, h = terrain.size(self.theatre)
+        out: dict[str, np.ndarray] = {}
+        for c, refs in self._by_cell.items():
+            if not (0 < c.lon <= w and 0 < c.lat <= h):
+                continue
+            for r in refs:
+                side = self._sides[r]
+                if side not in out:
+                    out[side] = np.zeros((w, h), dtype=bool)
+                out[side][c.lon - 1, c.lat - 1] = True
+        return out
+
+    def enemy_mask(self, side: str) -> np.ndarray:
+        """Cells with a counter of any other side."""
+        w, h = terrain.size(self.theatre)
+        out = np.zeros((w, h), dtype=bool)
+        for s, mask in self._side_masks.items():
+            if s != side:
+                out |= mask
+        return out
+
+    def closed(self, cell: Cell, what: str) -> bool:
+        return any(
+            c.cell == cell and c.what == what and c.until_turn >= self.turn for c in self.closures
+        )
+
+    def __iter__(self) -> Iterator[UnitState]:
+        return iter(self.units.values())
+
+    # --- the context the notation checks orders against ---------------------------------------
+
+    @property
+    def width(self) -> int:
+        return self.scenario.width
+
+    @property
+    def height(self) -> int:
+        return self.scenario.height
+
+    @property
+    def known_units(self) -> list[UnitRef]:
+        refs = list(self.units)
+        refs += [u.corps for u in self.units.values() if u.corps is not None]
+        return list(dict.fromkeys(refs))
+
+
+def initial_state(scenario: Scenario, level: int | None = None) -> GameState:
+    """The state on mobilisation day: every deployed division on its cells (6.1)."""
+    level = level or scenario.settings.level
+    rules = scenario.rules(level)
+    divisions = scenario.divisions(rules)
+    units: dict[UnitRef, UnitState] = {}
+    for f in scenario.forces:
+        corps_of = {d: c.ref for c in f.corps for d in c.divisions}
+        for p in f.deployment:
+            members = f.divisions_of(p.unit)
+            cells = _spread(p.cells, len(members))
+            for ref, footprint in zip(members, cells, strict=True):
+                facing = p.facing or scenario.default_facing(f.state, footprint[0])
+                units[ref] = UnitState(
+                    ref=ref,
+                    owner=f.state,
+                    division=divisions[ref][1],
+                    cells=footprint,
+                    facing=facing,
+                    corps=corps_of.get(ref),
+                )
+    return GameState(scenario=scenario, level=level, units=MappingProxyType(units))
+
+
+def _spread(cells: tuple[Cell, ...], n: int) -> list[tuple[Cell, ...]]:
+    """The footprints of `n` divisions spread evenly along the line between one or two cells."""
+    if len(cells) == 1 or n == 0:
+        return [cells] * n if n <= 1 else [(cells[0],)] * n
+    a, b = cells
+    d_lon, d_lat = a.offset(b)
+    span = max(abs(d_lon), abs(d_lat))
+    step = (int(np.sign(d_lon)), int(np.sign(d_lat)))
+    line = [Cell(a.lon + k * step[0], a.lat + k * step[1]) for k in range(span + 1)]
+    if n == 1:
+        return [(line[0], line[-1])] if span == 1 else [(line[0],)]
+    out: list[tuple[Cell, ...]] = []
+    for i in range(n):
+        lo = i * len(line) // n
+        hi = (i + 1) * len(line) // n
+        seg = line[lo:hi] or [line[min(lo, len(line) - 1)]]
+        out.append(tuple(seg[:2]))
+    return out
+
+
+def where(u: UnitState) -> Text:
+    """Where a unit stands, in the journal's notation (`17 с.д. - 45,24 фронтом на север`): a 1x2
+    counter along the grid by both cells, else by its head."""
+    cells = (
+        u.cells
+        if len(u.cells) == 2
+        and (u.cells[0].lon == u.cells[1].lon or u.cells[0].lat == u.cells[1].lat)
+        else u.cells[:1]
+    )
+    p = Placement(u.ref, cells, u.facing)
+    return Text(p.format("en"), p.format("ru"))

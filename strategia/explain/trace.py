@@ -1,0 +1,196 @@
+"""Explanations as values: a tree of steps recorded while the engine computes.
+
+A `Step` is a frozen node (label, value, unit, rule id, note, children). The engine records
+steps through `explain(...)`, which opens a group in the current trace (or starts one); rule
+lookups through `RuleSet` land in the current group automatically. The numbers in the tree are
+the numbers the engine used: renderers (`strategia.explain.render`) only format them.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from strategia.core.i18n import Text
+
+Value = float | int | str | bool | None
+T = TypeVar("T")
+
+_CURRENT: contextvars.ContextVar[_Node | None] = contextvars.ContextVar(
+    "strategia_trace", default=None
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a computation: what was computed, its value, and the rule it comes from.
+
+    `kind` is "step" (a computed quantity), "lookup" (a rule parameter read from the rule
+    data), "note" (a remark without a value) or "cut" (a part of an order not carried out, 9.3).
+    """
+
+    label: Text
+    value: Value = None
+    unit: str = ""
+    rule: str = ""
+    note: Text | None = None
+    kind: str = "step"
+    children: tuple[Step, ...] = ()
+
+    def walk(self) -> Iterator[Step]:
+        """This step and every step below it, depth first."""
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+    def find(self, rule: str) -> list[Step]:
+        """Every step citing `rule`."""
+        return [s for s in self.walk() if s.rule == rule]
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"label": self.label.to_json(), "kind": self.kind}
+        if self.value is not None:
+            d["value"] = self.value
+        if self.unit:
+            d["unit"] = self.unit
+        if self.rule:
+            d["rule"] = self.rule
+        if self.note is not None:
+            d["note"] = self.note.to_json()
+        if self.children:
+            d["children"] = [c.to_json() for c in self.children]
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Step:
+        return cls(
+            label=Text.of(d["label"]),
+            value=d.get("value"),
+            unit=d.get("unit", ""),
+            rule=d.get("rule", ""),
+            note=Text.of(d["note"]) if "note" in d else None,
+            kind=d.get("kind", "step"),
+            children=tuple(cls.from_json(c) for c in d.get("children", ())),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Explained(Generic[T]):
+    """A result together with the explanation of how it was obtained."""
+
+    value: T
+    explanation: Step
+
+
+@dataclass(slots=True)
+class _Node:
+    label: Text
+    rule: str = ""
+    unit: str = ""
+    kind: str = "step"
+    value: Value = None
+    note: Text | None = None
+    children: list[_Node | Step] = field(default_factory=list)
+
+    def freeze(self) -> Step:
+        return Step(
+            label=self.label,
+            value=self.value,
+            unit=self.unit,
+            rule=self.rule,
+            note=self.note,
+            kind=self.kind,
+            children=tuple(c if isinstance(c, Step) else c.freeze() for c in self.children),
+        )
+
+
+class Trace:
+    """The open group a computation is recording into."""
+
+    def __init__(self, node: _Node) -> None:
+        self._node = node
+
+    def set(self, value: Value, note: Text | str | None = None) -> None:
+        """Set this group's own value (and a note, e.g. a rounding or a cut)."""
+        self._node.value = value
+        if note is not None:
+            self._node.note = Text.of(note)
+
+    def step(
+        self,
+        label: Text | str,
+        value: Value = None,
+        *,
+        unit: str = "",
+        rule: str = "",
+        note: Text | str | None = None,
+        kind: str = "step",
+    ) -> None:
+        """Record a leaf step in this group."""
+        self._node.children.append(
+            _Node(
+                Text.of(label),
+                rule=rule,
+                unit=unit,
+                kind=kind,
+                value=value,
+                note=Text.of(note) if note is not None else None,
+            )
+        )
+
+    def attach(self, step: Step) -> None:
+        """Attach an already built explanation (e.g. a sub-computation's) as a child."""
+        self._node.children.append(step)
+
+    def freeze(self) -> Step:
+        return self._node.freeze()
+
+    def explained(self, value: T) -> Explained[T]:
+        return Explained(value, self._node.freeze())
+
+
+@contextmanager
+def explain(label: Text | str, *, rule: str = "", unit: str = "") -> Iterator[Trace]:
+    """Open a group of steps: a child of the current group if one is open, else a new tree."""
+    node = _Node(Text.of(label), rule=rule, unit=unit)
+    parent = _CURRENT.get()
+    if parent is not None:
+        parent.children.append(node)
+    token = _CURRENT.set(node)
+    try:
+        yield Trace(node)
+    finally:
+        _CURRENT.reset(token)
+
+
+def record(
+    label: Text | str,
+    value: Value,
+    *,
+    unit: str = "",
+    rule: str = "",
+    note: Text | str | None = None,
+    kind: str = "step",
+) -> None:
+    """Record a leaf step in the current group, if a computation is being explained."""
+    parent = _CURRENT.get()
+    if parent is not None:
+        Trace(parent).step(label, value, unit=unit, rule=rule, note=note, kind=kind)
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """Compute without recording (for lookups that are recorded where their values are used)."""
+    token = _CURRENT.set(None)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+def tracing() -> bool:
+    """Whether a computation is being explained right now."""
+    return _CURRENT.get() is not None

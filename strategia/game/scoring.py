@@ -1,0 +1,83 @@
+"""Scoring (section 10 is missing: reconstructed from 1.1 and 9.3, the figures in `scoring`).
+
+A side scores for the enemy's rating it destroyed and loses for its own (the balance of forces,
+1.1), scores for enemy cities, capitals, fortresses and cells its troops hold (territory, 1.1),
+and loses the penalties of 9.3 when played without a mediator.
+"""
+
+from __future__ import annotations
+
+from strategia.core.i18n import Text
+from strategia.engine.state import GameState
+from strategia.explain.trace import Explained, explain
+from strategia.rules import RuleSet
+from strategia.theatre import terrain
+
+
+def strength_of(state: GameState, side: str, rules: RuleSet) -> float:
+    """A side's forces as the sum of its divisions' level-1 ratings times strength (9.6)."""
+    total = 0.0
+    for u in state.units.values():
+        if state.side_of(u.ref) == side:
+            total += (
+                float(rules.param("initial_ratings", u.division.kind.key, "rating").value)
+                * u.division.strength
+            )
+    return round(total, 6)
+
+
+def score(
+    start: GameState, now: GameState, side: str, rules: RuleSet, penalties: float = 0.0
+) -> Explained[float]:
+    """A side's score with its breakdown."""
+    with explain(Text(f"Score of {side}", f"Очки стороны {side}"), rule="1.1", unit="pts") as ex:
+        enemies = {s.side for s in now.scenario.states if s.side != side}
+        with explain(Text("balance of forces", "соотношение сил"), rule="1.1", unit="pts") as g:
+            own_lost = strength_of(start, side, rules) - strength_of(now, side, rules)
+            enemy_lost = sum(
+                strength_of(start, e, rules) - strength_of(now, e, rules) for e in enemies
+            )
+            g.step(
+                Text("enemy rating destroyed", "уничтожено рейтинга противника"),
+                round(enemy_lost, 4),
+                rule="9.6",
+            )
+            g.step(
+                Text("own rating lost", "потеряно своего рейтинга"), round(own_lost, 4), rule="9.6"
+            )
+            balance = enemy_lost * float(
+                rules.value("scoring", "per_enemy_rating")
+            ) + own_lost * float(rules.value("scoring", "per_own_rating"))
+            g.set(round(balance, 2))
+        with explain(Text("territory held", "занятая территория"), rule="1.1", unit="pts") as g:
+            ds = now.theatre
+            codes = [s.code for s in now.scenario.states]
+            sides_of = {s.code: s.side for s in now.scenario.states}
+            held = {c for u in now.units.values() if now.side_of(u.ref) == side for c in u.cells}
+            counts = {"cells": 0, "cities": 0, "capitals": 0, "fortresses": 0}
+            for c in held:
+                if not terrain.on_map(ds, c):
+                    continue
+                i, j = terrain.index(ds, c)
+                k = int(ds["state"].values[i, j])
+                if not k or sides_of[codes[k - 1]] == side:
+                    continue
+                counts["cells"] += 1
+                settlement = int(ds["settlement"].values[i, j])
+                counts["capitals"] += settlement == 2
+                counts["cities"] += settlement == 1
+                counts["fortresses"] += bool(ds["fortress"].values[i, j])
+            points = 0.0
+            for what, key in (
+                ("cells", "per_cell"),
+                ("cities", "per_city"),
+                ("capitals", "per_capital"),
+                ("fortresses", "per_fortress"),
+            ):
+                g.step(Text(f"enemy {what} held", f"занято: {what}"), counts[what], rule="1.1")
+                points += counts[what] * float(rules.value("scoring", key))
+            g.set(points)
+        ex.step(Text("penalties (9.3)", "штрафы (9.3)"), -penalties, unit="pts", rule="9.3")
+        total = round(balance + points - penalties, 2)
+        ex.set(total)
+        return ex.explained(total)

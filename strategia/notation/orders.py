@@ -1,0 +1,338 @@
+"""Orders as values, declared once with their notation in Russian and English (`FORMS`).
+
+    17 с.д. на 45,25 [через 44,24]       17 RD to 45,25 [via 44,24]         forward (4.2)
+    17 с.д. по дороге на 45,25           17 RD by road to 45,25             along roads (4.1)
+    17 с.д. отход на 45,25               17 RD withdraw to 45,25            withdrawal (4.4)
+    17 с.д. поворот на юг                17 RD turn S                       a turn (4.3)
+    17 с.д. марш на 45,25 [привалы ...]  17 RD march to 45,25 [halts ...]   a march (4.8)
+    17 с.д. переброска в 57,28           17 RD transfer to 57,28            by rail (4.5)
+    17 с.д. растянуть на 45,26           17 RD extend to 45,26              frontage (4.6)
+    17 с.д. сжать на 45,25               17 RD contract to 45,25
+    удар по 45,23: 17 с.д.; 18 с.д. при поддержке 51 а.д. // оборона: 101 с.д.   a blow (9.8)
+    51 а.д. огонь по 22,10 [(подтверждено)]     51 AD fire on 22,10 [(confirmed)]    (9.7)
+    51 а.д. огонь по дороге | по мосту 22,10    fire on road | on bridge; interdict (9.7c-d)
+    свести 17 с.д., 18 с.д. в 5 с.к.     form 5 RC from 17 RD, 18 RD        a corps (4.10)
+    слить 17 с.д., 18 с.д. в 17 с.д.     merge 17 RD, 18 RD into 17 RD      (4.10)
+    17 с.д. передать 2 с.п. в 18 с.д.    17 RD pass 2 RR to 18 RD           a regiment (4.11)
+    1 с.к. передать 17 с.д. в 2 с.к.     1 RC pass 17 RD to 2 RC            a division (4.11)
+
+`parse_order(text, context)` reads any of them against a position (units and cells checked);
+`str(order)` is its canonical Russian and `repr(order)` the call that parses it. Adding an order
+is one class and one `Form` here, one handler in `strategia.engine.apply`, and its tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from strategia.core.errors import IllegalNotationError, InvalidNotationError, NotationError
+from strategia.core.geometry import Cell, Direction
+from strategia.core.i18n import Lang
+from strategia.notation.grammar import Form, Grammar
+from strategia.notation.refs import NotationContext, UnitRef
+from strategia.rules.kinds import RegimentKind
+
+Echelons = tuple[tuple[UnitRef, ...], ...]
+
+
+class Order:
+    """An order in the journal: a value, written and read through the grammar (`FORMS`)."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # each order's own field (a blow's: its first attacker)
+
+        @property
+        def unit(self) -> UnitRef:
+            """The unit the order is given to."""
+
+    def __str__(self) -> str:
+        return self.format("ru")
+
+    def __repr__(self) -> str:
+        return f"parse_order({self.format('ru')!r})"
+
+    def format(self, lang: Lang = "ru") -> str:
+        return GRAMMAR.format(self, lang)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Move(Order):
+    """Move to a cell: forward (4.2), along roads (4.1) or withdrawing (4.4)."""
+
+    unit: UnitRef
+    to: Cell
+    via: tuple[Cell, ...] = ()
+    mode: str = "forward"  # "forward", "road" or "withdraw"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Turn(Order):
+    """Turn to face a new direction (4.3)."""
+
+    unit: UnitRef
+    facing: Direction
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class March(Order):
+    """A march along roads, planned whole with its halts (4.8, level 2)."""
+
+    unit: UnitRef
+    to: Cell
+    halts: tuple[Cell, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Transfer(Order):
+    """A transfer between cities by rail (4.5; by road at level 1)."""
+
+    unit: UnitRef
+    to: Cell
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Frontage(Order):
+    """Extend a division's front to a second cell, or contract it to one (4.6, level 2)."""
+
+    unit: UnitRef
+    cell: Cell
+    extend: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Defence:
+    """The defender's answer to a blow: its echelons and support, or a retreat (9.8a, 9.8c)."""
+
+    echelons: Echelons = ()
+    support: tuple[UnitRef, ...] = ()
+    retreat: bool = False
+
+    def format(self, lang: Lang = "ru") -> str:
+        return GRAMMAR.format(self, lang)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Attack(Order):
+    """A blow on the troops in a cell (9.8): the attacker's echelons and support, and the
+    defender's answer if given (else the units there accept battle in one echelon)."""
+
+    target: Cell
+    echelons: Echelons
+    support: tuple[UnitRef, ...] = ()
+    defence: Defence | None = None
+
+    @property
+    def unit(self) -> UnitRef:
+        return self.echelons[0][0]
+
+    @property
+    def attackers(self) -> tuple[UnitRef, ...]:
+        return tuple(r for e in self.echelons for r in e)
+
+
+STRIKE_KINDS = ("units", "road", "bridge", "interdict")
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Strike(Order):
+    """An artillery strike (9.7): on the units in a cell, a road, a bridge, or interdiction fire."""
+
+    unit: UnitRef
+    target: Cell
+    kind: str = "units"
+    confirmed: bool = False
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class FormCorps(Order):
+    """Bring `unit` and `others` together into `corps` (4.10, level 2)."""
+
+    unit: UnitRef
+    others: tuple[UnitRef, ...]
+    corps: UnitRef
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Merge(Order):
+    """Merge weakened divisions, `unit` and `others`, into one of them, `into` (4.10, level 2)."""
+
+    unit: UnitRef
+    others: tuple[UnitRef, ...]
+    into: UnitRef
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class TransferRegiment(Order):
+    """Pass the `regiment`-th (from 1) regiment of `kind` (of any kind if None) to division `to`
+    (4.11, level 3)."""
+
+    unit: UnitRef
+    regiment: int
+    kind: RegimentKind | None
+    to: UnitRef
+
+    def which(self, lang: Lang = "ru") -> str:
+        if self.kind is None:
+            return f"{'полк' if lang == 'ru' else 'regiment'} {self.regiment}"
+        return f"{self.regiment} {self.kind.ru if lang == 'ru' else self.kind.en}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class TransferDivision(Order):
+    """Corps `unit` passes `division` to corps `to` (4.11, level 3)."""
+
+    unit: UnitRef
+    division: UnitRef
+    to: UnitRef
+
+
+# --- checks of orders that read well but cannot be meant -----------------------------------------
+
+Problem = tuple[str, type[NotationError], str, str | None] | None
+
+
+def _merge_check(o: Merge) -> Problem:
+    refs = (o.unit, *o.others)
+    if not o.others:
+        return "unit", InvalidNotationError, "one division: nothing to merge", "two"
+    if o.into not in refs:
+        names = ", ".join(map(str, refs))
+        return "into", IllegalNotationError, f"{o.into} is not one of those merged", names
+    return None
+
+
+def _to_itself(o: Any) -> Problem:
+    if o.to == o.unit:
+        what = o.unit.echelon
+        return "to", IllegalNotationError, f"{o.to} passes to itself", f"another {what}"
+    return None
+
+
+# --- the declarations ---------------------------------------------------------------------------
+
+_VIA = "[через {via:cells}]", "[via {via:cells}]"
+_CONFIRMED = "{confirmed:flag=(подтверждено)}", "{confirmed:flag=(confirmed)}"
+_SUPPORT = "[при поддержке {support:units}]", "[supported by {support:units}]"
+
+FORMS: tuple[Form, ...] = (
+    Form(Move, "4.2", f"{{unit}} на {{to:cell}} {_VIA[0]}", f"{{unit}} to {{to:cell}} {_VIA[1]}"),
+    Form(
+        Move,
+        "4.1",
+        f"{{unit}} по дороге на {{to:cell}} {_VIA[0]}",
+        f"{{unit}} by road to {{to:cell}} {_VIA[1]}",
+        fixed={"mode": "road"},
+    ),
+    Form(
+        Move,
+        "4.4",
+        f"{{unit}} отход на {{to:cell}} {_VIA[0]}",
+        f"{{unit}} withdraw to {{to:cell}} {_VIA[1]}",
+        fixed={"mode": "withdraw"},
+    ),
+    Form(
+        Turn,
+        "4.3",
+        "{unit} поворот на {facing:direction}",
+        "{unit} turn {facing:direction}",
+        also=("{unit} поворот {facing:direction}", "{unit} turn to {facing:direction}"),
+    ),
+    Form(
+        March,
+        "4.8",
+        "{unit} марш на {to:cell} [привалы {halts:cells}]",
+        "{unit} march to {to:cell} [halts {halts:cells}]",
+    ),
+    Form(
+        Transfer,
+        "4.5",
+        "{unit} переброска в {to:cell}",
+        "{unit} transfer to {to:cell}",
+        also=("{unit} переброска на {to:cell}",),
+    ),
+    Form(Frontage, "4.6", "{unit} растянуть на {cell:cell}", "{unit} extend to {cell:cell}"),
+    Form(
+        Frontage,
+        "4.6",
+        "{unit} сжать на {cell:cell}",
+        "{unit} contract to {cell:cell}",
+        fixed={"extend": False},
+    ),
+    Form(
+        Attack,
+        "9.8",
+        f"удар по {{target:cell}} : {{echelons:echelons}} {_SUPPORT[0]} [// {{defence:Defence}}]",
+        f"attack {{target:cell}} : {{echelons:echelons}} {_SUPPORT[1]} [// {{defence:Defence}}]",
+    ),
+    Form(
+        Defence,
+        "9.8c",
+        f"оборона : {{echelons:echelons}} {_SUPPORT[0]}",
+        f"defend : {{echelons:echelons}} {_SUPPORT[1]}",
+    ),
+    Form(Defence, "9.8a", "отход", "retreat", fixed={"retreat": True}),
+    Form(
+        Strike,
+        "9.7",
+        f"{{unit}} огонь по {{target:cell}} {_CONFIRMED[0]}",
+        f"{{unit}} fire on {{target:cell}} {_CONFIRMED[1]}",
+    ),
+    Form(
+        Strike,
+        "9.7c",
+        f"{{unit}} огонь по дороге {{target:cell}} {_CONFIRMED[0]}",
+        f"{{unit}} fire on road {{target:cell}} {_CONFIRMED[1]}",
+        fixed={"kind": "road"},
+    ),
+    Form(
+        Strike,
+        "9.7c",
+        f"{{unit}} огонь по мосту {{target:cell}} {_CONFIRMED[0]}",
+        f"{{unit}} fire on bridge {{target:cell}} {_CONFIRMED[1]}",
+        fixed={"kind": "bridge"},
+    ),
+    Form(
+        Strike,
+        "9.7d",
+        f"{{unit}} огонь на отсечение {{target:cell}} {_CONFIRMED[0]}",
+        f"{{unit}} interdict {{target:cell}} {_CONFIRMED[1]}",
+        fixed={"kind": "interdict"},
+    ),
+    Form(
+        FormCorps,
+        "4.10",
+        "свести {unit+others:divisions} в|во {corps:new_corps}",
+        "form {corps:new_corps} from {unit+others:divisions}",
+    ),
+    Form(
+        Merge,
+        "4.10",
+        "слить {unit+others:divisions} в|во {into:division}",
+        "merge {unit+others:divisions} into {into:division}",
+        check=_merge_check,
+    ),
+    Form(
+        TransferRegiment,
+        "4.11",
+        "{unit:division} передать {regiment+kind:regiment} в|во {to:division}",
+        "{unit:division} pass {regiment+kind:regiment} to {to:division}",
+        check=_to_itself,
+    ),
+    Form(
+        TransferDivision,
+        "4.11",
+        "{unit:corps} передать {division:division} в|во {to:corps}",
+        "{unit:corps} pass {division:division} to {to:corps}",
+        check=_to_itself,
+    ),
+)
+
+GRAMMAR = Grammar(FORMS)
+
+
+def parse_order(text: str, context: NotationContext | None = None) -> Order:
+    """An order from the journal's notation, its units and cells checked against `context`."""
+    order: Order = GRAMMAR.parse(text, context, Order)
+    return order

@@ -1,0 +1,274 @@
+"""Scenarios: a theatre, the states and sides, their forces, deployment and mobilisation, settings.
+
+A `Scenario` is a frozen value. It is read from and written to the text format of
+`strategia.scenario_io` and built or edited in a few lines with `strategia.builder`.
+`check_scenario` lists every problem of one at once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from strategia.core.errors import Problem
+from strategia.core.geometry import Cell, Direction
+from strategia.notation.refs import Placement, UnitRef
+from strategia.rules import RuleSet, load_ruleset
+from strategia.rules.kinds import DivisionKind, Side
+from strategia.rules.units import Division, new_division
+from strategia.theatre import terrain
+
+MOBILISATION_DAYS = ("M", "M+5", "M+10", "M+15")  # table 5
+
+
+@dataclass(frozen=True, slots=True)
+class CorpsSetup:
+    """A corps of the order of battle: its designation and its divisions' designations."""
+
+    ref: UnitRef
+    divisions: tuple[UnitRef, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ArmySetup:
+    """An army: its number and what it commands (corps and separate divisions), 5.6."""
+
+    ref: UnitRef
+    members: tuple[UnitRef, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """Reserve divisions appearing on a mobilisation day in a city (6.4, table 5)."""
+
+    day: str
+    divisions: tuple[UnitRef, ...]
+    cell: Cell
+
+
+@dataclass(frozen=True, slots=True)
+class Forces:
+    """One state's forces: order of battle, peacetime deployment and mobilisation (6.x)."""
+
+    state: str
+    armies: tuple[ArmySetup, ...] = ()
+    corps: tuple[CorpsSetup, ...] = ()
+    deployment: tuple[Placement, ...] = ()
+    mobilisation: tuple[Arrival, ...] = ()
+
+    def deployed_divisions(self) -> list[UnitRef]:
+        """Every division the deployment places, corps expanded."""
+        out: list[UnitRef] = []
+        for p in self.deployment:
+            out.extend(self.divisions_of(p.unit))
+        return out
+
+    def reserve_divisions(self) -> list[UnitRef]:
+        return [d for a in self.mobilisation for d in a.divisions]
+
+    def divisions_of(self, ref: UnitRef) -> list[UnitRef]:
+        """A division itself, or a corps' divisions."""
+        for c in self.corps:
+            if c.ref == ref:
+                return list(c.divisions)
+        return [ref]
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Game settings of the scenario (0.2, 1.9, 8.3)."""
+
+    level: int = 2
+    ruleset: str = "continental"
+    seed: int = 1
+    clock_minutes: float = 0.0  # 0: no clock
+    recon_questions: float | None = None  # None: the rules' 15 per 10 turns
+    mediator: bool = True
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A theatre with its states, their forces and the game settings."""
+
+    name: str
+    theatre: xr.Dataset
+    forces: tuple[Forces, ...] = ()
+    settings: Settings = field(default_factory=Settings)
+    description: str = ""
+
+    @property
+    def width(self) -> int:
+        return terrain.size(self.theatre)[0]
+
+    @property
+    def height(self) -> int:
+        return terrain.size(self.theatre)[1]
+
+    @property
+    def states(self) -> list[terrain.State]:
+        return terrain.states(self.theatre)
+
+    def state(self, code: str) -> terrain.State:
+        for s in terrain.states(self.theatre):
+            if s.code == code:
+                return s
+        raise KeyError(code)
+
+    def side_of(self, state_code: str) -> Side:
+        return Side.from_key(self.state(state_code).side)
+
+    def rules(self, level: int | None = None) -> RuleSet:
+        return load_ruleset(self.settings.ruleset, level=level or self.settings.level)
+
+    @property
+    def known_units(self) -> list[UnitRef]:
+        """Every unit the scenario names (armies, corps, divisions), for notation context."""
+        refs: list[UnitRef] = []
+        for f in self.forces:
+            refs += [a.ref for a in f.armies] + [c.ref for c in f.corps]
+            refs += f.deployed_divisions() + f.reserve_divisions()
+            refs += [d for c in f.corps for d in c.divisions]
+        return list(dict.fromkeys(refs))
+
+    def forces_of(self, state_code: str) -> Forces:
+        for f in self.forces:
+            if f.state == state_code:
+                return f
+        return Forces(state_code)
+
+    def with_forces(self, forces: Forces) -> Scenario:
+        others = tuple(f for f in self.forces if f.state != forces.state)
+        return replace(self, forces=(*others, forces))
+
+    def divisions(self, rules: RuleSet | None = None) -> dict[UnitRef, tuple[str, Division]]:
+        """Every division at full strength, with its state code (table 1 compositions)."""
+        rules = rules or self.rules()
+        out: dict[UnitRef, tuple[str, Division]] = {}
+        for f in self.forces:
+            for ref in f.deployed_divisions() + f.reserve_divisions():
+                if isinstance(ref.kind, DivisionKind):
+                    out[ref] = (f.state, new_division(ref.number, ref.kind, rules))
+        return out
+
+    def default_facing(self, state_code: str, cell: Cell) -> Direction:
+        """Facing the nearest enemy state (6.3: parallel to the border goes unsaid).
+
+        The enemy is a state of another side, neutrals (Green) last: a Red unit faces Blue.
+        """
+        st = self.theatre["state"].values
+        side = self.state(state_code).side
+        others = [(i + 1, s) for i, s in enumerate(self.states) if s.side != side]
+        main = [k for k, s in others if s.side != "green"] or [k for k, _ in others]
+        foreign = np.isin(st, main)
+        ii, jj = np.nonzero(foreign)
+        if len(ii) == 0:
+            return Direction.N
+        i, j = terrain.index(self.theatre, cell)
+        k = int(np.argmin((ii - i) ** 2 + (jj - j) ** 2))
+        d_lon, d_lat = int(ii[k] - i), int(jj[k] - j)
+        return Direction.from_delta(d_lon, d_lat) if (d_lon, d_lat) != (0, 0) else Direction.N
+
+
+def check_scenario(sc: Scenario) -> list[Problem]:
+    """Every problem of a scenario (beyond the theatre's own), all at once."""
+    problems = list(terrain.check(sc.theatre))
+    codes = [s.code for s in sc.states]
+    for code, n in Counter(codes).items():
+        if n > 1:
+            problems.append(Problem(f"state {code}", "defined twice"))
+    for s in sc.states:
+        if s.side not in [m.key for m in Side]:
+            problems.append(
+                Problem(f"state {s.code}", f"unknown side {s.side!r} (red, blue, green, black)")
+            )
+    division_numbers: Counter[int] = Counter()
+    corps_numbers: Counter[int] = Counter()
+    for f in sc.forces:
+        where = f"forces.{f.state}"
+        if f.state not in codes:
+            problems.append(Problem(where, f"no state {f.state!r} on the map"))
+        for c in f.corps:
+            corps_numbers[c.ref.number] += 1
+            if not c.divisions:
+                problems.append(Problem(where, f"{c.ref}: a corps with no divisions"))
+        for ref in f.deployed_divisions() + f.reserve_divisions():
+            if isinstance(ref.kind, DivisionKind):
+                division_numbers[ref.number] += 1
+        for p in f.deployment:
+            for cell in p.cells:
+                if not terrain.on_map(sc.theatre, cell):
+                    problems.append(
+                        Problem(
+                            where,
+                            f"{p}: cell {cell} off the map, which is {sc.width} x {sc.height}",
+                        )
+                    )
+                elif (
+                    sc.theatre["relief"].values[terrain.index(sc.theatre, cell)]
+                    == terrain.Relief.WATER
+                ):
+                    problems.append(Problem(where, f"{p}: cell {cell} is water"))
+        _check_mobilisation(sc, f, problems)
+    for n, k in division_numbers.items():
+        if k > 1:
+            problems.append(
+                Problem(
+                    "forces", f"{k} divisions numbered {n}: every division needs its own number"
+                )
+            )
+    for n, k in corps_numbers.items():
+        if k > 1:
+            problems.append(Problem("forces", f"{k} corps numbered {n}"))
+    return problems
+
+
+def _check_mobilisation(sc: Scenario, f: Forces, problems: list[Problem]) -> None:
+    per_city: Counter[tuple[str, Cell]] = Counter()
+    for a in f.mobilisation:
+        where = f"forces.{f.state}.mobilisation"
+        if a.day not in MOBILISATION_DAYS:
+            problems.append(
+                Problem(where, f"day {a.day!r}: expected one of {', '.join(MOBILISATION_DAYS)}")
+            )
+        if not terrain.on_map(sc.theatre, a.cell):
+            problems.append(Problem(where, f"{a.cell} off the map"))
+            continue
+        if sc.theatre["settlement"].values[terrain.index(sc.theatre, a.cell)] == 0:
+            problems.append(Problem(where, f"{a.day}: {a.cell} is not a city (6.4)"))
+        per_city[(a.day, a.cell)] += len(a.divisions)
+    for (day, cell), n in per_city.items():
+        if n > 2:
+            problems.append(
+                Problem(
+                    f"forces.{f.state}.mobilisation",
+                    f"{day}: {n} divisions in {cell}; at most two at once (6.4)",
+                )
+            )
+
+
+def summary(sc: Scenario) -> dict[str, Any]:
+    """A short description of the scenario: size, states, forces by kind."""
+    forces = {}
+    for f in sc.forces:
+        kinds = Counter(r.kind.ru for r in f.deployed_divisions() if r.kind is not None)
+        reserves = Counter(r.kind.ru for r in f.reserve_divisions() if r.kind is not None)
+        forces[f.state] = {
+            "armies": len(f.armies),
+            "corps": len(f.corps),
+            "divisions": dict(kinds),
+            "reserves": dict(reserves),
+        }
+    return {
+        "name": sc.name,
+        "size": [sc.width, sc.height],
+        "level": sc.settings.level,
+        "states": [{"code": s.code, "name": s.name, "side": s.side} for s in sc.states],
+        "forces": forces,
+        "cities": int((sc.theatre["settlement"].values > 0).sum()),
+        "fortresses": int(sc.theatre["fortress"].values.sum()),
+        "transport_nodes": int(terrain.transport_nodes(sc.theatre).sum()),
+    }
