@@ -229,3 +229,13 @@ def test_templates_compile_to_words_slots_and_groups() -> None:
     assert isinstance(items[3], Group) and isinstance(items[3].items[1], Slot)
     with pytest.raises(ValueError, match="unbalanced"):
         compile_template("{unit} на [{to:cell}")
+
+
+def test_the_consoles_order_menu_comes_from_the_declarations() -> None:
+    from strategia.ui.panels import order_menu
+
+    menu = dict(order_menu("ru"))
+    assert "движение по дороге (4.1)" in menu and "удар (9.8)" in menu
+    form = menu["движение по дороге (4.1)"]
+    assert form.sketch("ru", {"unit": "17 с.д.", "cell": "45,22"}) == "17 с.д. по дороге на 45,22"
+    assert all(f.title.en and f.title.ru for f in FORMS)

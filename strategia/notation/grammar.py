@@ -32,7 +32,7 @@ from strategia.core.errors import (
     InvalidNotationError,
     NotationError,
 )
-from strategia.core.i18n import LANGS, Lang
+from strategia.core.i18n import LANGS, Lang, Text
 from strategia.notation.refs import NotationContext
 from strategia.notation.slots import SLOTS, Fail, FlagSlot, SlotType, moved, rest_of
 from strategia.notation.template import Group, Item, Phrase, Slot, compile_template, phrase
@@ -55,12 +55,32 @@ class Form:
     also: tuple[str, ...] = ()  # more spellings read, never written
     fixed: Mapping[str, Any] = field(default_factory=dict)
     check: Check | None = None
+    title: Text = field(default_factory=lambda: Text(""))  # for menus: "по дороге"
 
     def templates(self) -> Iterator[tuple[Lang | None, tuple[Item, ...]]]:
         yield "ru", compile_template(self.ru)
         yield "en", compile_template(self.en)
         for t in self.also:
             yield None, compile_template(t)
+
+    def slot_types(self) -> tuple[str, ...]:
+        """The types of the slots a written order of this form always has."""
+        items = compile_template(self.ru)
+        return tuple(
+            i.type for i in items if isinstance(i, Slot) and not i.type.startswith("flag=")
+        )
+
+    def sketch(self, lang: Lang, by_type: Mapping[str, str]) -> str:
+        """The form's required parts in `lang`, each slot written as `by_type` gives for its type
+        (`?` where it gives nothing): the text a menu of orders starts from."""
+        out = ""
+        for item in compile_template(self.ru if lang == "ru" else self.en):
+            if isinstance(item, Phrase):
+                word = item.write()
+                out += word if word[0] in ":;," else f" {word}"
+            elif isinstance(item, Slot) and not item.type.startswith("flag="):
+                out += f" {by_type.get(item.type, '?')}"
+        return out.strip()
 
     def verbs(self, lang: Lang) -> str:
         """The form's own words as written, for the list of what an order may be."""

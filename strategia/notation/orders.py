@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from strategia.core.errors import IllegalNotationError, InvalidNotationError, NotationError
 from strategia.core.geometry import Cell, Direction
-from strategia.core.i18n import Lang
+from strategia.core.i18n import Lang, Text
 from strategia.notation.grammar import Form, Grammar
 from strategia.notation.refs import NotationContext, UnitRef
 from strategia.rules.kinds import RegimentKind
@@ -217,13 +217,20 @@ _CONFIRMED = "{confirmed:flag=(подтверждено)}", "{confirmed:flag=(co
 _SUPPORT = "[при поддержке {support:units}]", "[supported by {support:units}]"
 
 FORMS: tuple[Form, ...] = (
-    Form(Move, "4.2", f"{{unit}} на {{to:cell}} {_VIA[0]}", f"{{unit}} to {{to:cell}} {_VIA[1]}"),
+    Form(
+        Move,
+        "4.2",
+        f"{{unit}} на {{to:cell}} {_VIA[0]}",
+        f"{{unit}} to {{to:cell}} {_VIA[1]}",
+        title=Text("move forward", "наступление"),
+    ),
     Form(
         Move,
         "4.1",
         f"{{unit}} по дороге на {{to:cell}} {_VIA[0]}",
         f"{{unit}} by road to {{to:cell}} {_VIA[1]}",
         fixed={"mode": "road"},
+        title=Text("move by road", "движение по дороге"),
     ),
     Form(
         Move,
@@ -231,6 +238,7 @@ FORMS: tuple[Form, ...] = (
         f"{{unit}} отход на {{to:cell}} {_VIA[0]}",
         f"{{unit}} withdraw to {{to:cell}} {_VIA[1]}",
         fixed={"mode": "withdraw"},
+        title=Text("withdraw", "отход"),
     ),
     Form(
         Turn,
@@ -238,12 +246,14 @@ FORMS: tuple[Form, ...] = (
         "{unit} поворот на {facing:direction}",
         "{unit} turn {facing:direction}",
         also=("{unit} поворот {facing:direction}", "{unit} turn to {facing:direction}"),
+        title=Text("turn", "поворот"),
     ),
     Form(
         March,
         "4.8",
         "{unit} марш на {to:cell} [привалы {halts:cells}]",
         "{unit} march to {to:cell} [halts {halts:cells}]",
+        title=Text("march", "марш"),
     ),
     Form(
         Transfer,
@@ -251,33 +261,46 @@ FORMS: tuple[Form, ...] = (
         "{unit} переброска в {to:cell}",
         "{unit} transfer to {to:cell}",
         also=("{unit} переброска на {to:cell}",),
+        title=Text("rail transfer", "переброска"),
     ),
-    Form(Frontage, "4.6", "{unit} растянуть на {cell:cell}", "{unit} extend to {cell:cell}"),
+    Form(
+        Frontage,
+        "4.6",
+        "{unit} растянуть на {cell:cell}",
+        "{unit} extend to {cell:cell}",
+        title=Text("extend the front", "растянуть фронт"),
+    ),
     Form(
         Frontage,
         "4.6",
         "{unit} сжать на {cell:cell}",
         "{unit} contract to {cell:cell}",
         fixed={"extend": False},
+        title=Text("contract the front", "сжать фронт"),
     ),
     Form(
         Attack,
         "9.8",
         f"удар по {{target:cell}} : {{echelons:echelons}} {_SUPPORT[0]} [// {{defence:Defence}}]",
         f"attack {{target:cell}} : {{echelons:echelons}} {_SUPPORT[1]} [// {{defence:Defence}}]",
+        title=Text("attack", "удар"),
     ),
     Form(
         Defence,
         "9.8c",
         f"оборона : {{echelons:echelons}} {_SUPPORT[0]}",
         f"defend : {{echelons:echelons}} {_SUPPORT[1]}",
+        title=Text("defend", "оборона"),
     ),
-    Form(Defence, "9.8a", "отход", "retreat", fixed={"retreat": True}),
+    Form(
+        Defence, "9.8a", "отход", "retreat", fixed={"retreat": True}, title=Text("retreat", "отход")
+    ),
     Form(
         Strike,
         "9.7",
         f"{{unit}} огонь по {{target:cell}} {_CONFIRMED[0]}",
         f"{{unit}} fire on {{target:cell}} {_CONFIRMED[1]}",
+        title=Text("artillery strike", "артиллерийский удар"),
     ),
     Form(
         Strike,
@@ -285,6 +308,7 @@ FORMS: tuple[Form, ...] = (
         f"{{unit}} огонь по дороге {{target:cell}} {_CONFIRMED[0]}",
         f"{{unit}} fire on road {{target:cell}} {_CONFIRMED[1]}",
         fixed={"kind": "road"},
+        title=Text("strike a road", "огонь по дороге"),
     ),
     Form(
         Strike,
@@ -292,6 +316,7 @@ FORMS: tuple[Form, ...] = (
         f"{{unit}} огонь по мосту {{target:cell}} {_CONFIRMED[0]}",
         f"{{unit}} fire on bridge {{target:cell}} {_CONFIRMED[1]}",
         fixed={"kind": "bridge"},
+        title=Text("strike a bridge", "огонь по мосту"),
     ),
     Form(
         Strike,
@@ -299,12 +324,14 @@ FORMS: tuple[Form, ...] = (
         f"{{unit}} огонь на отсечение {{target:cell}} {_CONFIRMED[0]}",
         f"{{unit}} interdict {{target:cell}} {_CONFIRMED[1]}",
         fixed={"kind": "interdict"},
+        title=Text("interdiction fire", "огонь на отсечение"),
     ),
     Form(
         FormCorps,
         "4.10",
         "свести {unit+others:divisions} в|во {corps:new_corps}",
         "form {corps:new_corps} from {unit+others:divisions}",
+        title=Text("form a corps", "свести в корпус"),
     ),
     Form(
         Merge,
@@ -312,6 +339,7 @@ FORMS: tuple[Form, ...] = (
         "слить {unit+others:divisions} в|во {into:division}",
         "merge {unit+others:divisions} into {into:division}",
         check=_merge_check,
+        title=Text("merge divisions", "слить дивизии"),
     ),
     Form(
         TransferRegiment,
@@ -319,6 +347,7 @@ FORMS: tuple[Form, ...] = (
         "{unit:division} передать {regiment+kind:regiment} в|во {to:division}",
         "{unit:division} pass {regiment+kind:regiment} to {to:division}",
         check=_to_itself,
+        title=Text("pass a regiment", "передать полк"),
     ),
     Form(
         TransferDivision,
@@ -326,6 +355,7 @@ FORMS: tuple[Form, ...] = (
         "{unit:corps} передать {division:division} в|во {to:corps}",
         "{unit:corps} pass {division:division} to {to:corps}",
         check=_to_itself,
+        title=Text("pass a division", "передать дивизию"),
     ),
 )
 

@@ -19,6 +19,8 @@ from strategia.engine.result import Result
 from strategia.explain.render import explanation_html
 from strategia.game import recon
 from strategia.game.game import Game
+from strategia.notation import FORMS, Order
+from strategia.notation.grammar import Form
 from strategia.notation.refs import UnitRef
 from strategia.ui.rules_panel import RatingWorkbench, rules_sheet_panel
 
@@ -39,21 +41,17 @@ class Console(Protocol):
     def _viewers(self) -> list[tuple[str, str]]: ...
 
 
-ORDER_KINDS: list[tuple[Text, str]] = [
-    (Text("move forward", "наступать"), "{u} на {c}"),
-    (Text("move by road", "по дороге"), "{u} по дороге на {c}"),
-    (Text("withdraw", "отход"), "{u} отход на {c}"),
-    (Text("turn", "поворот"), "{u} поворот на {d}"),
-    (Text("march (4.8)", "марш (4.8)"), "{u} марш на {c}"),
-    (Text("transfer (4.5)", "переброска (4.5)"), "{u} переброска в {c}"),
-    (Text("extend the front (4.6)", "растянуть фронт (4.6)"), "{u} растянуть на {c}"),
-    (Text("contract the front (4.6)", "сжать фронт (4.6)"), "{u} сжать на {c}"),
-    (Text("attack (9.8)", "удар (9.8)"), "удар по {c}: {e}"),
-    (Text("artillery strike (9.7)", "артиллерийский удар (9.7)"), "{u} огонь по {c}"),
-    (Text("interdiction (9.7d)", "огонь на отсечение (9.7d)"), "{u} огонь на отсечение {c}"),
-    (Text("strike a road (9.7c)", "огонь по дороге (9.7c)"), "{u} огонь по дороге {c}"),
-    (Text("strike a bridge (9.7c)", "огонь по мосту (9.7c)"), "{u} огонь по мосту {c}"),
-]
+MENU_SLOTS = frozenset({"unit", "cell", "direction", "echelons"})  # what the order form fills
+
+
+def order_menu(lang: Lang) -> list[tuple[str, Form]]:
+    """The orders the form offers: every declared order whose slots it can fill, titled with
+    its rule."""
+    return [
+        (f"{f.title(lang)} ({f.rule})", f)
+        for f in FORMS
+        if issubclass(f.cls, Order) and set(f.slot_types()) <= MENU_SLOTS
+    ]
 
 
 def _e(text: object) -> str:
@@ -68,7 +66,7 @@ class Panels:
         lang = console.lang
         self.unit_info = w.HTML()
         self.kind = w.Dropdown(
-            options=[(t(lang), f) for t, f in ORDER_KINDS],
+            options=order_menu(lang),
             description=Text("order", "приказ")(lang),
         )
         self.target = w.Text(description=Text("cell", "клетка")(lang), placeholder="45,22")
@@ -197,11 +195,14 @@ class Panels:
 
     def order_text(self) -> str:
         unit = str(self.c.selected) if self.c.selected else "?"
-        fmt = str(self.kind.value)
-        echelons = self.echelons.value.strip() or unit
-        return fmt.format(
-            u=unit, c=self.target.value.strip() or "?", d=self.facing.value.ru, e=echelons
-        )
+        form: Form = self.kind.value
+        values = {
+            "unit": unit,
+            "cell": self.target.value.strip() or "?",
+            "direction": self.facing.value.ru,
+            "echelons": self.echelons.value.strip() or unit,
+        }
+        return form.sketch("ru", values)
 
     def _preview(self) -> None:
         self.preview.value = f"<code>{_e(self.order_text())}</code>"
