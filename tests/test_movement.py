@@ -11,8 +11,9 @@ import pytest
 from strategia.core.geometry import Cell, Direction
 from strategia.engine.apply import advance, apply
 from strategia.engine.movement import reach, reach_all
-from strategia.engine.result import OrderError
+from strategia.engine.result import OrderError, Result
 from strategia.engine.state import GameState, initial_state
+from strategia.explain.trace import Step
 from strategia.notation.orders import Move, Turn, parse_order
 from strategia.notation.refs import IllegalNotationError, UnitRef
 from strategia.rules import RuleSet, load_ruleset
@@ -111,9 +112,12 @@ def test_rivers_cost_turns_bridges_nothing() -> None:
     assert u.cell == Cell(5, 3) and u.busy is not None and u.busy.what == "crossing"
     assert u.busy.left == pytest.approx(0.5 + 0.5 + 1 - 1)  # half a step each side + 1 turn; 1 used
     assert "crossing the river" in res.cuts[0].reason.en
-    new, notes = advance(new, R[2])
+    new, notes = advance(new, R[2])  # a whole turn to go: the crossing takes this turn
     u = new.unit(rd)
-    assert u.cell == Cell(6, 3) and u.busy is None and u.left == 0 and notes
+    assert u.cell == Cell(5, 3) and u.busy is not None and u.left == 0 and u.combat_capable
+    new, notes = advance(new, R[2])  # done with the last turn: on the far bank, a fresh turn
+    u = new.unit(rd)
+    assert u.cell == Cell(6, 3) and u.busy is None and u.left == 1 and notes
     ad = UnitRef.parse("5 а.д.")
     state = strip("plain", unit="5 а.д.", river=river)
     state = state.with_units([replace(state.unit(ad), cells=(Cell(5, 3),))])
@@ -208,28 +212,71 @@ def test_no_turning_on_a_trail() -> None:
     assert new == state and "trail" in res.cuts[0].reason.en
 
 
+def _step(res: Result, start: str) -> Step:
+    return next(s for s in res.explanation.children if s.label.en.startswith(start))
+
+
 def test_march_4_8() -> None:
+    """4.8: «+10 km for every 20 km actually travelled (the speed grows 1.5 times)».
+
+    A с.д. (road 10 km a turn, table 4) marches 60 km along the road from 2,3 to 8,3: forming up
+    0.5 turn, then 60 / (1.5 × 10) = 4 turns: 4.5 turns in all (the first reading, bonus
+    subtracted from the distance, gave 0.5 + 30/10 = 3.5). The head reaches a cell every 10/15 =
+    2/3 turn after the half turn of forming up: at 1.17, 1.83, 2.5, 3.17, 3.83 and 4.5 turns; at
+    the ends of turns 1-5 (1, 2, 3, 4, 5) it stands at 2,3, 4,3, 5,3, 7,3 and 8,3.
+    """
     state = strip("plain", unit="5 с.д.", road="2,3 12,3", width=16)
     new, res = apply(state, parse_order("5 с.д. марш на 8,3", state), R[2])
-    total = [
-        s
-        for s in res.explanation.children
-        if s.label.en == "time: forming up + (length − bonus) / road speed"
-    ]
-    assert total[0].value == pytest.approx(
-        0.5 + (60 - 30) / 10
-    )  # 60 km, +10 per 20 actually travelled
+    assert _step(res, "time:").value == pytest.approx(0.5 + 60 / 15)
+    assert _step(res, "speed on the march").value == pytest.approx(15)
     u = new.unit(UnitRef.parse("5 с.д."))
-    assert (
-        u.on_march and u.combat_capable is not False and len(u.cells) == 2 and u.cell == Cell(3, 3)
-    )
+    assert u.on_march and u.combat_capable and len(u.cells) == 1 and u.cell == Cell(2, 3)
     cells = [u.cell]
-    for _ in range(4):
+    for _ in range(5):
         new, _ = advance(new, R[2])
         cells.append(new.unit(UnitRef.parse("5 с.д.")).cell)
-    assert cells == [Cell(3, 3), Cell(5, 3), Cell(7, 3), Cell(8, 3), Cell(8, 3)]
+    assert cells == [Cell(2, 3), Cell(4, 3), Cell(5, 3), Cell(7, 3), Cell(8, 3), Cell(8, 3)]
     u = new.unit(UnitRef.parse("5 с.д."))
     assert not u.on_march and u.busy is None and u.combat_capable
+
+
+def test_march_of_a_tank_division_counts_the_whole_distance() -> None:
+    """A т.д. (road 40 km, table 4) marching 100 km (2,3 to 12,3): 0.5 + 100 / 60 = 2.17 turns.
+    The distance is counted for the whole march (4.8), so the remainders of each turn carry on:
+    the head reaches cells at 0.5 + k/6 turns, at the ends of turns 1, 2, 3 at 5,3 (0.5 + 3/6),
+    11,3 (0.5 + 9/6) and 12,3."""
+    state = strip("plain", unit="5 т.д.", road="2,3 14,3", width=16)
+    new, res = apply(state, parse_order("5 т.д. марш на 12,3", state), R[2])
+    assert _step(res, "time:").value == pytest.approx(0.5 + 100 / 60, abs=1e-4)
+    cells = [new.unit(UnitRef.parse("5 т.д.")).cell]
+    for _ in range(2):
+        new, _ = advance(new, R[2])
+        cells.append(new.unit(UnitRef.parse("5 т.д.")).cell)
+    assert cells == [Cell(5, 3), Cell(11, 3), Cell(12, 3)]
+
+
+def test_a_march_may_begin_off_the_road() -> None:
+    """4.8: «0.5 turn to form up plus the time needed to reach the road». A с.д. at 2,3 (plain,
+    10 km a turn) with the road one cell north (row 4): half a step in each cell, 10 km at 10 km
+    a turn = 1 turn to reach 2,4; then 2,4 to 8,4 is 60 km at 15: 0.5 + 1 + 4 = 5.5 turns."""
+    state = strip("plain", unit="5 с.д.", road="2,4 12,4", width=16)
+    _new, res = apply(state, parse_order("5 с.д. марш на 8,4", state), R[2])
+    assert not res.cuts
+    assert _step(res, "to the road at 2,4").value == pytest.approx(1.0)
+    assert _step(res, "time:").value == pytest.approx(0.5 + 1 + 4)
+
+
+def test_a_march_follows_the_roads_named() -> None:
+    """The order names the roads (4.8) by a cell on each: from 2,3 to 8,3 by the road through
+    5,4 (a loop north) rather than straight along row 3."""
+    state = strip("plain", unit="5 с.д.", road="2,3 12,3", width=16, road_2="3,3 5,4 7,3")
+    o = parse_order("5 с.д. марш на 8,3 по дорогам через 5,4", state)
+    assert str(o) == "5 с.д. марш на 8,3 по дорогам через 5,4" and o.format("en") == (
+        "5 RD march to 8,3 by roads via 5,4"
+    )
+    new, _ = apply(state, o, R[2])
+    busy = new.unit(UnitRef.parse("5 с.д.")).busy
+    assert busy is not None and Cell(5, 4) in busy.plan
 
 
 def test_march_is_level_2_and_needs_a_road_free_of_the_enemy() -> None:
@@ -249,15 +296,18 @@ def test_march_is_level_2_and_needs_a_road_free_of_the_enemy() -> None:
 
 
 def test_march_halts_and_halts_out_of_reach() -> None:
+    """Halts (4.8) are where the division stands at the end of each turn. As in test_march_4_8
+    the с.д. reaches 3,3 at 1.17 turns: past the end of turn 1, so the first halt at 3,3 is out
+    of reach (cut, 9.3) and it stands at 2,3; it reaches 4,3 at 1.83 and waits there to the end
+    of turn 2; from 2.0 it reaches 5,3 at 2.67, 6,3 at 3.33."""
     state = strip("plain", unit="5 с.д.", road="2,3 12,3", width=16)
     new, res = apply(state, parse_order("5 с.д. марш на 8,3 привалы 3,3 4,3", state), R[2])
+    assert any("halt 3,3 is beyond the day's march" in c.reason.en for c in res.cuts)
     cells = [new.unit(UnitRef.parse("5 с.д.")).cell]
     for _ in range(3):
         new, _ = advance(new, R[2])
         cells.append(new.unit(UnitRef.parse("5 с.д.")).cell)
-    assert cells[:3] == [Cell(3, 3), Cell(4, 3), Cell(6, 3)]
-    new, res = apply(state, parse_order("5 с.д. марш на 8,3 привалы 6,3", state), R[2])
-    assert any("beyond the day's march" in c.reason.en for c in res.cuts)
+    assert cells == [Cell(2, 3), Cell(4, 3), Cell(5, 3), Cell(7, 3)]
 
 
 def test_frontage_4_6() -> None:
@@ -381,8 +431,12 @@ def test_rail_transfer_through_apply() -> None:
         turns += 1
     assert u.cell == Cell(55, 3) and turns == 2  # 2 turns + 1 per node: no node on the way (4.5)
     assert u.busy and u.busy.what == "recovering" and not u.combat_capable
+    new, _ = advance(new, R[2])  # the turn of recovery (4.5) is lost whole
+    u = new.unit(UnitRef.parse("5 с.д."))
+    assert not u.combat_capable and u.left == 0
     new, _ = advance(new, R[2])
-    assert new.unit(UnitRef.parse("5 с.д.")).combat_capable
+    u = new.unit(UnitRef.parse("5 с.д."))
+    assert u.combat_capable and u.busy is None and u.left == 1
 
 
 def test_reach_all_in_one_search() -> None:

@@ -78,6 +78,9 @@ THREE = ("17 с.д. - 3,3", "18 с.д. - 3,4", "19 с.д. - 3,5")
 
 
 def test_form_corps_takes_three_turns(rules2: RuleSet) -> None:
+    """4.10: 3 turns. Ordered with the whole of turn 1 left, 2 turns remain; turn 2 brings it to
+    1, and with a whole turn to go the work fills turn 3 and ends with it: the corps exists from
+    turn 4, whose time is whole (the divisions are not combat-capable until then, 9.17)."""
     s, r = _order(_state(2, *THREE), "свести 17 с.д., 18 с.д., 19 с.д. в 5 с.к.", rules2)
     assert not r.was_cut and r.explanation.rule == "4.10"
     lookups = {s.label.en for s in r.explanation.walk() if s.kind == "lookup"}
@@ -86,11 +89,13 @@ def test_form_corps_takes_three_turns(rules2: RuleSet) -> None:
         u = s.unit(UnitRef(n, DivisionKind.RIFLE))
         assert u.busy == Busy("regrouping", 2.0, plan=("corps", "5 с.к.")) and u.spent == 1.0
         assert not u.combat_capable and u.corps is None
-    s, done = _turn(s, rules2)
-    assert _u(s, "17 с.д.").busy is not None and _u(s, "17 с.д.").corps is None and not done
+    for _ in (2, 3):
+        s, done = _turn(s, rules2)
+        assert _u(s, "17 с.д.").busy is not None and _u(s, "17 с.д.").corps is None and not done
+        assert not _u(s, "17 с.д.").combat_capable and _u(s, "17 с.д.").left == 0
     s, done = _turn(s, rules2)
     assert {u.corps for u in s if u.owner == "R"} == {_ref("5 с.к.")}
-    assert all(u.busy is None and u.combat_capable and u.spent == 1.0 for u in s if u.owner == "R")
+    assert all(u.busy is None and u.combat_capable and u.spent == 0.0 for u in s if u.owner == "R")
     assert [d.outcome.en for d in done] == [f"{n} с.д.: 5 с.к." for n in (17, 18, 19)]
     assert done[0].explanation.rule == "4.10"
     s, _ = _turn(s, rules2)
@@ -155,8 +160,9 @@ def test_merge_pools_strengths_and_removes_the_others(rules2: RuleSet) -> None:
     assert _u(s, "18 с.д.").busy == Busy("regrouping", 2.0, plan=("merge-into", "17 с.д."))
     assert _u(s, "17 с.д.").busy == Busy("regrouping", 2.0, plan=("merge", "18 с.д."))
     assert not _u(s, "17 с.д.").combat_capable
-    s, _ = _turn(s, rules2)
-    assert _ref("18 с.д.") in s.units
+    for _ in (2, 3):
+        s, _ = _turn(s, rules2)
+        assert _ref("18 с.д.") in s.units
     s, done = _turn(s, rules2)
     assert _ref("18 с.д.") not in s.units
     strengths = [x.strength for x in _u(s, "17 с.д.").division.regiments]
@@ -208,6 +214,8 @@ def test_pass_regiment_one_turn_out_one_turn_in(rules: RuleSet) -> None:
         receiver.busy.plan == ("regiment-in", "17 с.д.", "rifle", 0.7, "line")
         and receiver.busy.left == 1
     )
+    s, done = _turn(s, rules)  # the turn in (4.11): a whole turn, ending with it
+    assert len(_u(s, "18 с.д.").division.line) == 3 and _u(s, "18 с.д.").left == 0
     s, done = _turn(s, rules)
     assert [x.strength for x in _u(s, "18 с.д.").division.line] == [1.0, 1.0, 1.0, 0.7]
     assert _u(s, "18 с.д.").busy is None and done[0].explanation.rule == "4.11"
@@ -257,6 +265,8 @@ def test_pass_division_to_another_corps(rules: RuleSet) -> None:
     assert not r.was_cut and r.explanation.find("4.11")
     u = _u(s, "22 с.д.")
     assert u.corps is None and u.busy == Busy("regrouping", 1.0, plan=("division", "2 с.к."))
+    s, done = _turn(s, rules)  # the turn in: whole
+    assert _u(s, "22 с.д.").corps is None and not done
     s, done = _turn(s, rules)
     assert _u(s, "22 с.д.").corps == _ref("2 с.к.") and _u(s, "22 с.д.").busy is None
     assert _u(s, "21 с.д.").corps == _ref("1 с.к.") and done[0].outcome.en == "22 с.д.: 2 с.к."
@@ -273,6 +283,7 @@ def test_pass_division_started_late(rules: RuleSet) -> None:
 
 def test_pass_division_that_does_not_fit_stays_separate(rules: RuleSet) -> None:
     s, _ = _order(_corps("между 3-5 и 3-6"), "1 с.к. передать 22 с.д. в 2 с.к.", rules)
+    s, done = _turn(s, rules)
     s, done = _turn(s, rules)
     assert _u(s, "22 с.д.").corps is None and "a march (4.8) first" in done[0].outcome.en
 

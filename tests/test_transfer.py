@@ -17,6 +17,7 @@ from strategia.engine.transfer import (
     position_after,
 )
 from strategia.rules import RuleSet, load_ruleset
+from strategia.rules.load import apply_house_text
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.scenario_io import load_scenario
 
@@ -58,15 +59,32 @@ def test_each_node_300_km_apart_is_a_stop_and_a_turn(rules2: RuleSet) -> None:
     assert [p.cell for p in plan.schedule] == [Cell(2, 5), *plan.stops, Cell(122, 5)]
 
 
-def test_nodes_nearer_than_200_km_are_passed(rules2: RuleSet) -> None:
-    near = _plan(_line(80, 72, (12, 17)), rules2, 72)  # nodes at 100 and 150 km, goal at 700
+def test_every_node_on_the_way_costs_a_turn_4_5(rules2: RuleSet) -> None:
+    """4.5: «two turns plus a turn for each transport node»; the troops «move to the next node at
+    the end of each turn». Nodes at 100 and 150 km on a 700 km line: 2 + 2 = 4 turns, the
+    division at 2,5 (assembling), at 12,5, at 17,5, then at the goal; with nodes at 250, 400 and
+    550 km, 2 + 3 = 5 turns. The first version counted only the nodes where a day's stage of
+    200-800 km ends: 2 and 4 turns."""
+    near = _plan(_line(80, 72, (12, 17)), rules2, 72)
+    assert near.stops == (Cell(12, 5), Cell(17, 5)) and near.turns == 4
+    assert [p.cell for p in near.schedule] == [Cell(2, 5), Cell(12, 5), Cell(17, 5), Cell(72, 5)]
+    crowded = _plan(_line(80, 72, (27, 42, 57)), rules2, 72)
+    assert crowded.stops == (Cell(27, 5), Cell(42, 5), Cell(57, 5)) and crowded.turns == 5
+
+
+def test_the_stages_reading_is_a_house_rule(rules2: RuleSet) -> None:
+    """With `rail_transfer.count_every_node = false` (the comment's 200-800 stages): nodes
+    nearer than 200 km are passed, and a stop 150 km after the last is passed too."""
+    rules = apply_house_text(rules2, "[rail_transfer]\ncount_every_node = false\n", "house.toml")
+    near = _plan(_line(80, 72, (12, 17)), rules, 72)
     assert near.stops == () and near.turns == 2
-    crowded = _plan(_line(80, 72, (27, 42, 57)), rules2, 72)  # nodes at 250, 400, 550 km
+    crowded = _plan(_line(80, 72, (27, 42, 57)), rules, 72)  # nodes at 250, 400, 550 km
     assert crowded.stops == (Cell(27, 5), Cell(57, 5))  # 400 km is 150 km past a stop
     assert crowded.turns == 4
-    ex = plan_transfer(_line(80, 72, (27, 42, 57)), Cell(2, 5), Cell(72, 5), rules2).explanation
+    ex = plan_transfer(_line(80, 72, (27, 42, 57)), Cell(2, 5), Cell(72, 5), rules).explanation
     labels = [s.label.en for s in ex.walk()]
     assert "42,5: passed" in labels and "27,5: a stop" in labels and "57,5: a stop" in labels
+    assert any(s.label.en.startswith("house rule: only the nodes") for s in ex.walk())
 
 
 def test_a_long_leg_without_nodes_stops_at_a_quasi_node(rules2: RuleSet) -> None:
@@ -171,7 +189,9 @@ def test_the_explanation_cites_4_5_and_records_the_lookups(rules2: RuleSet) -> N
     steps = {s.label.en: s.value for s in ex.walk()}
     assert steps["2 + 1 × 3"] == 5
     assert steps["shortest route by railway"] == pytest.approx(1200)
-    assert any(s.kind == "note" and s.label.en.startswith("reading") for s in ex.find("4.5"))
+    assert any(
+        s.kind == "note" and s.label.en.startswith("4.5: a turn for each") for s in ex.find("4.5")
+    )
     assert "stage 4: 92,5 -> B (122,5), at the destination" in steps
 
 

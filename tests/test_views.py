@@ -109,7 +109,8 @@ def test_the_mediator_sees_everything() -> None:
         assert f'"{u.ref}"' in text
     assert str(ODD) in text
     armies = {str(a.army): a for a in view.armies}
-    assert set(armies) == {"1 А", "2 А", "3 А", "4 А", "11 А", "12 А", "13 А"}
+    assert set(armies) == {"1 А", "2 А", "3 А", "4 А", "5 А", "11 А", "12 А", "13 А", "14 А"}
+    assert str(armies["2 А"].front) == "1 Ф" and armies["4 А"].front is None  # 5.7
     assert [str(m) for m in armies["11 А"].members] == [
         "11 с.к.",
         "14 т.к.",

@@ -10,7 +10,7 @@ from strategia.cli.output import Output
 from strategia.core.i18n import Text
 from strategia.theatre import terrain
 from strategia.theatre.ascii_map import render
-from strategia.theatre.scenario import Scenario, summary
+from strategia.theatre.scenario import Scenario, scenario_warnings, summary
 from strategia.theatre.scenario_io import ScenarioError, load_scenario, save_scenario
 
 
@@ -62,7 +62,11 @@ def check(args: argparse.Namespace) -> Output:
         f"{args.file}: ok — «{sc.name}», {sc.width} x {sc.height} cells",
         f"{args.file}: без ошибок — «{sc.name}», {sc.width} x {sc.height} клеток",
     )(args.lang)
-    return Output(text, {"file": str(args.file), "ok": True, "problems": []})
+    warnings = [str(w) for w in scenario_warnings(sc)]
+    word = Text("warning", "предупреждение")(args.lang)
+    text += "".join(f"\n  {word}: {w}" for w in warnings)
+    data = {"file": str(args.file), "ok": True, "problems": [], "warnings": warnings}
+    return Output(text, data)
 
 
 class _Reported(ScenarioError):

@@ -9,13 +9,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine import regroup, regroup_done
 from strategia.engine.artillery import strike
 from strategia.engine.battle import battle
-from strategia.engine.columns import continue_column, march, transfer
+from strategia.engine.capability import carry_on
+from strategia.engine.columns import column_turn, march, transfer
+from strategia.engine.corps import corps_order
 from strategia.engine.facing import frontage, turn
+from strategia.engine.forces import stationary
 from strategia.engine.movement import move
 from strategia.engine.result import Cut, OrderError, Result
 from strategia.engine.state import GameState, UnitState, where
@@ -73,13 +75,33 @@ def apply(
         raise OrderError(f"{order}: no rule carries out {type(order).__name__} orders yet")
     ref = acting_unit(order)
     if not isinstance(order, BY_ONE_DIVISION) and (members := corps_members(state, ref)):
-        return _corps_order(state, order, rules, side, members)
+        return corps_order(state, order, rules, side, members, apply)
     if ref not in state.units:
         raise OrderError(f"{order}: {ref} is not on the map")
     owner_side = state.side_of(ref)
     if side is not None and owner_side != side:
         raise OrderError(f"{order}: {ref} is {owner_side}'s, not {side}'s")
+    if isinstance(order, MOVING) and stationary(ref, rules):
+        return _held(state, order, rules)
     return handler(state, order, rules)
+
+
+MOVING = (Move, Turn, Frontage, March, Transfer)
+
+
+def _held(state: GameState, order: Order, rules: RuleSet) -> tuple[GameState, Result]:
+    """A fortress garrison given a movement order: nothing moves (3.6; 9.3: the player is not
+    told, the mediator's record says why)."""
+    u = state.unit(order.unit)
+    why = Text(
+        f"{u.ref} is a fortress garrison with fixed artillery: it does not move",
+        f"{u.ref} — гарнизон крепости со стационарной артиллерией: не перемещается",
+    )
+    with explain(Text(f"Order to {u.ref}", f"Приказ {u.ref}"), rule="3.6") as ex:
+        rules.value("fortresses", "garrison_moves")
+        ex.step(why, kind="cut", rule="3.6")
+        ex.set(0.0)
+    return state, Result(order.format("ru"), where(u), ex.freeze(), (Cut(why, "3.6"),))
 
 
 def corps_members(state: GameState, ref: UnitRef) -> list[UnitState]:
@@ -89,45 +111,18 @@ def corps_members(state: GameState, ref: UnitRef) -> list[UnitState]:
     return [u for u in state.units.values() if u.corps == ref]
 
 
-def _corps_order(
-    state: GameState, order: Order, rules: RuleSet, side: str | None, members: list[UnitState]
-) -> tuple[GameState, Result]:
-    """A corps' order carried out division by division: a move shifts every division by the
-    same offset, the ones nearest the goal first (reconstructed: the seeds order corps but say
-    nothing more of how); other orders go to every division as given."""
-    lead = min(members, key=lambda u: u.cell.km(getattr(order, "to", u.cell)))
-    title = Text(
-        f"Order to {order.unit}: {len(members)} divisions",
-        f"Приказ {order.unit}: {len(members)} дивизии",
-    )
-    outcomes: list[Text] = []
-    cuts: list[Cut] = []
-    with explain(title, rule="4.7") as ex:
-        for u in sorted(members, key=lambda m: m.cell.km(getattr(order, "to", m.cell))):
-            if isinstance(order, Move):
-                d_lon, d_lat = lead.cell.offset(order.to)
-                to = Cell(u.cell.lon + d_lon, u.cell.lat + d_lat)
-                sub_order: Order = replace(order, unit=u.ref, to=to, via=())
-            else:
-                sub_order = replace(order, unit=u.ref)  # type: ignore[type-var]
-            state, r = apply(state, sub_order, rules, side)  # its explanation nests under ours
-            outcomes.append(r.outcome)
-            cuts += r.cuts
-        ex.set(len(members))
-    outcome = Text("; ".join(t.en for t in outcomes), "; ".join(t.ru for t in outcomes))
-    return state, Result(order.format("ru"), outcome, ex.freeze(), tuple(cuts))
-
-
 def advance(
     state: GameState, rules: RuleSet, sides: set[str] | None = None
 ) -> tuple[GameState, list[Result]]:
     """A new turn for the units of `sides` (all if None): time resets, work in hand goes on.
 
-    Collided units sit the turn out (4.12); turns, frontage changes and river crossings that
-    needed more than one turn finish; marches and transfers reach their next position;
-    recovering units regain combat capability (4.5, 4.8).
+    Work goes on by `capability.carry_on`: collided units sit the whole turn out (4.12), turns,
+    frontage changes and river crossings that needed more than one turn finish, marches and
+    transfers reach their next position, recovering units regain combat capability once their
+    lost turn is over (4.5, 4.8, 9.17).
     """
     changed: list[UnitState] = []
+    gone: list[UnitRef] = []
     results: list[Result] = []
     for u in state.units.values():
         if sides is not None and state.scenario.state(u.owner).side not in sides:
@@ -136,13 +131,23 @@ def advance(
         if u.busy is None:
             changed.append(fresh)
             continue
+        if u.busy.what in ("march", "transfer"):
+            moved, fired = column_turn(state, fresh, rules)
+            if moved is None:
+                gone.append(u.ref)
+            else:
+                changed.append(moved)
+            results += [fired] if fired is not None else []
+            if moved is not None and fired is None and moved.cells != u.cells:
+                results.append(_note(u, moved))
+            continue
         new = _carry_on(fresh, rules)
         changed.append(new)
         if u.busy.what == "regrouping":
             continue  # regroup.complete reports it
-        if new.cells != u.cells or new.facing != u.facing or (u.busy and not new.busy):
+        if new.cells != u.cells or new.facing != u.facing or not new.busy:
             results.append(_note(u, new))
-    after = state.with_units(changed)
+    after = state.with_units(changed, gone)
     after, done = regroup_done.complete(after, rules, before=state)
     return after, results + done
 
@@ -150,16 +155,12 @@ def advance(
 def _carry_on(u: UnitState, rules: RuleSet) -> UnitState:
     b = u.busy
     assert b is not None
-    if b.what in ("march", "transfer"):
-        return continue_column(u, rules)
-    if b.left > 1.0 + 1e-9:
-        return replace(u, spent=1.0, busy=replace(b, left=round(b.left - 1.0, 9)))
-    done = replace(u, spent=round(b.left, 9), busy=None, combat_capable=True)
-    if b.what == "turning" and b.facing is not None:
-        return replace(done, facing=b.facing)
-    if b.what in ("frontage", "crossing") and b.target:
-        return replace(done, cells=b.target)
-    return done
+    new, over = carry_on(u, rules)
+    if over and b.what == "turning" and b.facing is not None:
+        return replace(new, facing=b.facing)
+    if over and b.what in ("frontage", "crossing") and b.target:
+        return replace(new, cells=b.target)
+    return new
 
 
 def _note(before: UnitState, after: UnitState) -> Result:

@@ -230,7 +230,7 @@ def _condition(u: UnitState, rules: RuleSet) -> float:
     factor = 1.0
     if u.on_march and rules.active("march"):
         factor *= float(rules.value("march", "defence_factor"))
-    elif not u.combat_capable or u.busy is not None:
+    elif not u.combat_capable:
         factor *= float(rules.value("battle", "not_combat_capable"))
     return factor
 

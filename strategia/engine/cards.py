@@ -15,6 +15,7 @@ from typing import Any
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text
+from strategia.engine import capability
 from strategia.engine.result import Cut, OrderError, Result
 from strategia.engine.state import Busy, GameState, UnitState
 from strategia.explain.trace import Trace, record
@@ -33,13 +34,31 @@ def unit_names(refs: Iterable[UnitRef], lang: Lang = "ru") -> str:
     return ", ".join(r.format(lang) for r in refs)
 
 
-def fits(cells: Iterable[Cell], length: int) -> bool:
-    """Whether the cells lie in a strip one cell wide and `length` long along a grid line."""
+def fits(cells: Iterable[Cell], length: int, column: bool = False) -> bool:
+    """Whether the cells lie on one card: a strip one cell wide and `length` long along a grid
+    line; with `column`, also a column of at most `length` cells each beside the next (a corps
+    strung out along a road or trail through a narrow, 4.7)."""
     cs = set(cells)
     lons, lats = {c.lon for c in cs}, {c.lat for c in cs}
     if len(lons) <= 1:
         return not lats or max(lats) - min(lats) < length
-    return len(lats) == 1 and max(lons) - min(lons) < length
+    if len(lats) == 1:
+        return max(lons) - min(lons) < length
+    return column and len(cs) <= length and _chain(cs)
+
+
+def _chain(cs: set[Cell]) -> bool:
+    """Whether the cells form one unbranched line of neighbours."""
+    near = {c: [d for d in cs if d != c and c.chebyshev(d) == 1] for c in cs}
+    if any(len(n) > 2 for n in near.values()):
+        return False
+    seen, todo = set(), [next(iter(cs))]
+    while todo:
+        c = todo.pop()
+        if c not in seen:
+            seen.add(c)
+            todo += near[c]
+    return seen == cs and sum(len(n) == 1 for n in near.values()) == 2
 
 
 def card_length(n: int, rules: RuleSet) -> int:
@@ -55,9 +74,13 @@ def pair_length(rules: RuleSet) -> int:
     return 1 + int(km / float(rules.value("scale", "cell_km")) + EPS)
 
 
-def card_why(units: Sequence[UnitState], length: int, rule: str, march: bool = False) -> Why:
+def card_why(
+    units: Sequence[UnitState], length: int, rule: str, march: bool = False, column: bool = False
+) -> Why:
+    """Why the units are not on one 1x`length` card (None if they are), recorded."""
     cells = sorted({c for u in units for c in u.cells})
-    ok, at, names = fits(cells, length), " ".join(map(str, cells)), unit_names(u.ref for u in units)
+    ok = fits(cells, length, column)
+    at, names = " ".join(map(str, cells)), unit_names(u.ref for u in units)
     record(Text(f"{at} on one 1x{length} card", f"{at} на карточке 1*{length}"), ok, rule=rule)
     en, ru = f"{names} at {at}: not within 1x{length}", f"{names} на {at}: не в 1*{length}"
     if march:
@@ -84,14 +107,15 @@ def busy_why(units: Iterable[UnitState]) -> Why:
 
 
 def begin(
-    units: Sequence[UnitState], cost: float, plans: Sequence[Plan], rule: str
+    units: Sequence[UnitState], cost: float, plans: Sequence[Plan], rule: str, rules: RuleSet
 ) -> tuple[list[UnitState], float]:
-    """The units at work on a common clock: busy for what the rest of this turn does not cover."""
+    """The units at work on a common clock: busy for what the rest of this turn does not cover;
+    not combat-capable while regrouping (4.10), as the rule data says (9.17)."""
     left = min(u.left for u in units)
     rest = round(max(cost - left, 0.0), 9)
     record(Text("left of this turn", "остаток хода"), left, unit="turn", rule="4.3")
     record(Text("to do after this turn", "останется после хода"), rest, unit="turn", rule=rule)
-    capable = rule != "4.10"
+    capable = capability.capable(WHAT if rule == "4.10" else "passing", rules)
     if not capable:
         record(Text("not combat-capable", "небоеспособны"), None, kind="note", rule="9.17")
     busy = [Busy(WHAT, rest, plan=p) if rest > EPS else None for p in plans]

@@ -16,8 +16,10 @@ import numpy as np
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
-from strategia.engine.costs import reach_many
-from strategia.engine.movement import _blocked, _request
+from strategia.engine.capability import at_work
+from strategia.engine.costs import ReachRequest, radius, reach_many
+from strategia.engine.losses import interdicted
+from strategia.engine.movement import FASTEST_KM, _blocked, _request, unit_costs
 from strategia.engine.result import Cut, Result, cut
 from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.engine.transfer import TransferError, plan_transfer
@@ -25,6 +27,8 @@ from strategia.explain.trace import explain
 from strategia.notation.orders import March, Transfer
 from strategia.rules import RuleSet
 from strategia.theatre import terrain
+
+APPROACH_TURNS = 3.0  # how far off the road a march may begin, in turns of ordinary movement
 
 
 def _enemy_near(state: GameState, u: UnitState) -> np.ndarray:
@@ -43,7 +47,7 @@ def _enemy_near(state: GameState, u: UnitState) -> np.ndarray:
 
 
 def _road_route(state: GameState, u: UnitState, rules: RuleSet, points: list[Cell]) -> list[Cell]:
-    """The shortest road route through `points` ([] if a leg has none)."""
+    """The shortest road route from the unit's cell through `points` ([] if a leg has none)."""
     route = [u.cell]
     for p in points:
         here = replace(u, cells=(route[-1],))
@@ -56,8 +60,27 @@ def _road_route(state: GameState, u: UnitState, rules: RuleSet, points: list[Cel
     return route
 
 
+def _to_the_road(
+    state: GameState, u: UnitState, rules: RuleSet
+) -> tuple[list[Cell], list[float]] | None:
+    """The way off the road to the nearest road cell at the unit's ordinary speed (4.8: the time
+    to reach the road counts): its cells and the turns of each step; None if no road is near."""
+    costs = unit_costs(state, u, rules, "forward")
+    req = ReachRequest(u.cell, costs, tuple(range(8)), APPROACH_TURNS, None)
+    r = reach_many([req], _blocked(state), radius(APPROACH_TURNS, FASTEST_KM))[0]
+    road = state.theatre["road"].values
+    found = [c for c in r.cells() if road[terrain.index(state.theatre, c)]]
+    if not found:
+        return None
+    best = min(found, key=lambda c: (r.cost_to(c), c.km(u.cell)))
+    path = r.path_to(best)
+    times = [0.0] + [r.cost_to(b) - r.cost_to(a) for a, b in itertools.pairwise(path)]
+    return path, times
+
+
 def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Result]:
-    """Plan and begin a march (4.8): +10 km for every 20 km travelled, 0.5 turn to form up."""
+    """Plan and begin a march (4.8): half a turn to form up, the time to reach the road, then
+    the roads at 1.5 times the road speed («+10 km for every 20 km actually travelled»)."""
     u = state.unit(order.unit)
     title = Text(
         f"March of {u.ref} from {u.cell} to {order.to}", f"Марш {u.ref} из {u.cell} на {order.to}"
@@ -71,80 +94,100 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
             problem = Text(
                 f"{u.ref} has no time to form up this turn", f"у {u.ref} нет времени на построение"
             )
-        elif not state.theatre["road"].values[terrain.index(state.theatre, u.cell)]:
-            problem = Text(
-                f"{u.ref} is not on a road at {u.cell}: a march goes by road",
-                f"{u.ref} не на дороге",
-            )
-        route = [] if problem else _road_route(state, u, rules, [*order.halts, order.to])
-        if not problem and not route:
-            problem = Text(
-                f"no road leads from {u.cell} to {order.to} through the halts", "нет дороги к цели"
-            )
-        if problem is not None:
-            cuts.append(Cut(problem, "4.8"))
+        approach: tuple[list[Cell], list[float]] | None = ([u.cell], [0.0])
+        if (
+            problem is None
+            and not state.theatre["road"].values[terrain.index(state.theatre, u.cell)]
+        ):
+            approach = _to_the_road(state, u, rules)
+            if approach is None:
+                problem = Text(
+                    f"no road within {APPROACH_TURNS:g} turns of {u.cell}: a march goes by road",
+                    f"нет дороги ближе {APPROACH_TURNS:g} ходов от {u.cell}: марш идет по дорогам",
+                )
+        route: list[Cell] = []
+        if problem is None and approach is not None:
+            start = replace(u, cells=(approach[0][-1],))
+            route = _road_route(state, start, rules, [*(order.via or order.halts), order.to])
+            if not route:
+                problem = Text(
+                    f"no road leads from {start.cell} to {order.to}"
+                    + (" through the named roads" if order.via else ""),
+                    f"нет дороги из {start.cell} на {order.to}"
+                    + (" через названные дороги" if order.via else ""),
+                )
+        if problem is not None or approach is None:
+            cuts.append(Cut(problem or Text(""), "4.8"))
             ex.set(0.0)
             return state, Result(order.format("ru"), where(u), ex.freeze(), tuple(cuts))
+        path = approach[0] + route[1:]
         near = _enemy_near(state, u)
-        for n, c in enumerate(route[1:], 1):
+        for n, c in enumerate(path[1:], 1):
             if near[terrain.index(state.theatre, c)]:
                 cuts.append(
                     cut(
                         "4.8",
-                        f"the road at {c} is not free of the enemy: the march ends at "
-                        f"{route[n - 1]}",
-                        f"дорога у {c} не свободна от противника: марш до {route[n - 1]}",
+                        f"the road at {c} is not free of the enemy: "
+                        f"the march ends at {path[n - 1]}",
+                        f"дорога у {c} не свободна от противника: марш до {path[n - 1]}",
                     )
                 )
-                route = route[:n]
+                path = path[:n]
                 break
+        on_road = path[len(approach[0]) - 1 :]
         km_cell = float(rules.value("scale", "cell_km"))
-        km = [0.0]
-        for a, b in itertools.pairwise(route):
-            km.append(km[-1] + km_cell * math.hypot(*a.offset(b)))
-        total = km[-1]
+        legs = [km_cell * math.hypot(*a.offset(b)) for a, b in itertools.pairwise(on_road)]
+        total = sum(legs)
         v = float(rules.value("movement", "road", u.division.kind.key))
-        bonus = float(rules.value("march", "bonus_km")) * math.floor(
-            total / float(rules.value("march", "bonus_per_km"))
-        )
+        bonus, per = (float(rules.value("march", k)) for k in ("bonus_km", "bonus_per_km"))
+        factor = 1.0 + bonus / per
         form_up = float(rules.value("march", "form_up_turns"))
-        turns = form_up + (total - bonus) / v
+        to_road = sum(approach[1][: len(path)])
+        ex.step(Text("forming up", "подготовка к маршу"), form_up, unit="turn", rule="4.8")
+        if len(approach[0]) > 1:
+            ex.step(
+                Text(f"to the road at {approach[0][-1]}", f"выход на дорогу в {approach[0][-1]}"),
+                round(to_road, 4),
+                unit="turn",
+                rule="4.8",
+            )
         ex.step(
-            Text("length of the march", "протяженность марша"),
+            Text("length on the roads", "протяженность по дорогам"),
             round(total, 3),
             unit="km",
             rule="4.8",
         )
         ex.step(
-            Text("bonus for the whole march", "бонус за весь марш"), bonus, unit="km", rule="4.8"
+            Text(
+                f"speed on the march: (1 + {bonus:g}/{per:g}) × {v:g}",
+                f"скорость на марше: (1 + {bonus:g}/{per:g}) × {v:g}",
+            ),
+            round(factor * v, 4),
+            unit="km/turn",
+            rule="4.8",
         )
+        turns = form_up + to_road + total / (factor * v)
         ex.step(
             Text(
-                "time: forming up + (length − bonus) / road speed",
-                "время: построение + (длина − бонус) / скорость",
+                f"time: {form_up:g} + {to_road:.3g} + {total:.4g} / {factor * v:.4g}",
+                f"время: {form_up:g} + {to_road:.3g} + {total:.4g} / {factor * v:.4g}",
             ),
             round(turns, 4),
             unit="turn",
             rule="4.8",
         )
-        pace = total / max(turns - form_up, 1e-9)
-        ex.step(
-            Text("pace on the march", "скорость на марше"),
-            round(pace, 3),
-            unit="km/turn",
-            rule="4.8",
-        )
-        plan = _schedule(route, km, pace, u.left - form_up, order.halts, cuts)
+        times = approach[1][: len(approach[0])] + [leg / (factor * v) for leg in legs]
+        times = times[: len(path)]
+        plan = _schedule(path, times, u.left, form_up, order.halts, cuts)
         ex.step(
             Text("where it stops each turn", "где она к концу каждого хода"),
             " ".join(str(c) for c in plan),
             rule="4.8",
         )
         length = int(rules.value("march", "length"))
-        first = plan[0]
-        new = _on_road(u, route, first, length)
+        new = _on_road(u, path, plan[0], length)
         busy = (
-            Busy("march", float(len(plan) - 1), tuple(plan[1:]), plan=tuple(route))
+            Busy("march", float(len(plan) - 1), tuple(plan[1:]), plan=tuple(path))
             if len(plan) > 1
             else None
         )
@@ -158,40 +201,43 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
 
 
 def _schedule(
-    route: list[Cell],
-    km: list[float],
-    pace: float,
+    path: list[Cell],
+    times: list[float],
     first_turn: float,
+    form_up: float,
     halts: tuple[Cell, ...],
     cuts: list[Cut],
 ) -> list[Cell]:
-    """The cell reached at the end of each turn: as far as the pace allows, and no further than
-    that turn's halt (9.3 if the halt is out of reach)."""
+    """The cell the head has reached at the end of each turn. The column moves on without a
+    break: forming up first, then each step of `path` in `times[i]` turns (the first is 0), the
+    march's distance counted whole (4.8), not turn by turn. A halt stops it for the rest of its
+    turn (9.3 if the halt is out of that turn's reach)."""
+    arrive = list(itertools.accumulate(times, initial=form_up))[1:]
     plan: list[Cell] = []
-    done = 0.0
-    budget = max(first_turn, 0.0) * pace
-    t = 0
+    end = first_turn
     while True:
-        limit = done + budget
-        idx = max(i for i, d in enumerate(km) if d <= limit + 1e-9)
-        if t < len(halts) and halts[t] in route:
-            h = route.index(halts[t])
-            if h <= idx:
-                idx = max(h, route.index(plan[-1]) if plan else 0)
+        t = len(plan)
+        pos = max(i for i, at in enumerate(arrive) if at <= end + 1e-9)
+        if t < len(halts) and halts[t] in path:
+            stop = path.index(halts[t])
+            if plan and stop < path.index(plan[-1]):
+                pass  # a halt already passed: nothing to wait for
+            elif stop <= pos:
+                wait = end - arrive[stop]
+                arrive = arrive[: stop + 1] + [at + wait for at in arrive[stop + 1 :]]
+                pos = stop
             else:
                 cuts.append(
                     cut(
                         "9.3",
-                        f"halt {halts[t]} is beyond the day's march: stops at {route[idx]}",
-                        f"привал {halts[t]} недостижим за ход: остановка в {route[idx]}",
+                        f"halt {halts[t]} is beyond the day's march: stops at {path[pos]}",
+                        f"привал {halts[t]} недостижим за ход: остановка в {path[pos]}",
                     )
                 )
-        plan.append(route[idx])
-        done = km[idx]
-        budget = pace
-        t += 1
-        if idx == len(route) - 1 or t > 200:
+        plan.append(path[pos])
+        if pos == len(path) - 1 or t > 200:
             return plan
+        end += 1.0
 
 
 def _on_road(u: UnitState, route: list[Cell], head: Cell, length: int) -> UnitState:
@@ -203,9 +249,7 @@ def _on_road(u: UnitState, route: list[Cell], head: Cell, length: int) -> UnitSt
 
 def _arrived(u: UnitState, rules: RuleSet) -> UnitState:
     rest = float(rules.value("march", "recovery_turns"))
-    return replace(
-        u, cells=u.cells[:1], on_march=False, busy=Busy("recovering", rest), combat_capable=False
-    )
+    return at_work(replace(u, cells=u.cells[:1], on_march=False), Busy("recovering", rest), rules)
 
 
 def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameState, Result]:
@@ -268,35 +312,52 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
                     ex.set(0.0)
                     return state, Result(order.format("ru"), where(u), ex.freeze(), tuple(cuts))
         cells = tuple(pos.cell for pos in p.schedule)
-        new = replace(
-            u,
-            cells=(cells[0],),
-            spent=1.0,
-            busy=Busy("transfer", float(len(cells) - 1), cells[1:], plan=(p.recovery_turns,)),
-            combat_capable=False,
-        )
+        work = Busy("transfer", float(len(cells) - 1), cells[1:], plan=p.route)
+        new = at_work(replace(u, cells=(cells[0],), spent=1.0), work, rules)
         ex.set(float(p.turns))
         return state.with_units([new]), Result(
             order.format("ru"), where(new), ex.freeze(), tuple(cuts)
         )
 
 
-def continue_column(u: UnitState, rules: RuleSet) -> UnitState:
-    """One more turn of a march or a transfer: the next position on the plan."""
-    assert u.busy is not None
+def column_turn(
+    state: GameState, u: UnitState, rules: RuleSet
+) -> tuple[UnitState | None, Result | None]:
+    """One more turn of a march or a transfer: the head to the next position of the plan. Fire on
+    the cells it passes (9.7d) weakens it, and a transfer fired on ends there (4.5); the unit
+    (None if destroyed) and the account of the fire, if any."""
     b = u.busy
+    assert b is not None and b.what in ("march", "transfer")
     nxt, rest = b.target[0], b.target[1:]
+    route = [c if isinstance(c, Cell) else Cell.parse(str(c)) for c in b.plan]
+    passed = route[route.index(u.cell) + 1 : route.index(nxt) + 1] if u.cell in route else [nxt]
+    title = Text(f"{u.ref}: {b.what} goes on", f"{u.ref}: {_WHAT[b.what]} продолжается")
+    with explain(title, rule="4.5" if b.what == "transfer" else "4.8") as ex:
+        hit, at = interdicted(state, u, [u.cell, *passed], rules)
+        if hit is None or at is not None:
+            ex.set(0.0)
+            if hit is None:
+                text = Text(f"{u.ref} destroyed at {at}", f"{u.ref} уничтожена в {at}")
+                return None, Result(f"{u.ref} ({b.what})", text, ex.freeze())
+            if hit.busy is not None and hit.busy.what == "recovering":  # a transfer cut short
+                moved = replace(hit, cells=(at,) if at else hit.cells, spent=1.0)
+                return moved, Result(f"{u.ref} ({b.what})", where(moved), ex.freeze())
+            u = hit
     if b.what == "march":
-        route = list(b.plan)
         new = _on_road(u, route, nxt, int(rules.value("march", "length")))
         if rest:
-            return replace(new, spent=1.0, busy=replace(b, left=float(len(rest)), target=rest))
-        return replace(_arrived(new, rules), spent=1.0)
+            return replace(
+                new, spent=1.0, busy=replace(b, left=float(len(rest)), target=rest)
+            ), None
+        return replace(_arrived(new, rules), spent=1.0), None
     new = replace(u, cells=(nxt,), spent=1.0)
     if rest:
-        return replace(new, busy=replace(b, left=float(len(rest)), target=rest))
+        return replace(new, busy=replace(b, left=float(len(rest)), target=rest)), None
     recovery = float(rules.value("rail_transfer", "recovery_turns"))
-    return replace(new, busy=Busy("recovering", recovery), combat_capable=False)
+    return at_work(new, Busy("recovering", recovery), rules), None
 
 
-__all__ = ["continue_column", "march", "transfer"]
+_WHAT = {"march": "марш", "transfer": "переброска"}
+
+
+__all__ = ["column_turn", "march", "transfer"]

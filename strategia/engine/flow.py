@@ -14,6 +14,7 @@ from dataclasses import replace
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.apply import advance, apply
+from strategia.engine.forces import out_of_play
 from strategia.engine.result import OrderError, Result, cut
 from strategia.engine.state import Closure, GameState, UnitState
 from strategia.explain.trace import explain
@@ -44,6 +45,18 @@ def day_of(turn: int) -> str | None:
     return label if label in MOBILISATION_DAYS else None
 
 
+def by_schedule(rules: RuleSet) -> bool:
+    """Whether reserves arrive by table 5's schedule (6.4, level 2) rather than all at M (6.1):
+    the reading is in the rule data (`mobilisation_schedule.by_table`)."""
+    return rules.active("mobilisation") and bool(rules.value("mobilisation_schedule", "by_table"))
+
+
+def start(state: GameState, rules: RuleSet) -> tuple[GameState, list[Result]]:
+    """Mobilisation day (6.1, 6.4): the reserves due at M, or all of them where the schedule
+    does not act."""
+    return mobilise(state, rules, everything=not by_schedule(rules))
+
+
 def mobilise(
     state: GameState, rules: RuleSet, everything: bool = False
 ) -> tuple[GameState, list[Result]]:
@@ -58,6 +71,8 @@ def mobilise(
                 continue
             for ref in a.divisions:
                 if ref in state.units or not isinstance(ref.kind, DivisionKind):
+                    continue
+                if out_of_play(ref, f.state, state.scenario, rules) is not None:
                     continue
                 cell = _free_cell(state, a.cell, f.state, [u.cell for u in added])
                 facing = state.scenario.default_facing(f.state, cell)
@@ -113,7 +128,7 @@ def new_day(state: GameState, rules: RuleSet) -> tuple[GameState, list[Result]]:
         interdictions=tuple(f for f in state.interdictions if f.turn + 1 >= state.turn + 1),
         closures=tuple(c for c in state.closures if c.until_turn >= state.turn + 1),
     )
-    if rules.active("mobilisation"):
+    if by_schedule(rules):
         return mobilise(state, rules)
     return state, []
 
@@ -169,6 +184,7 @@ def weather(state: GameState, cell: Cell, turns: int | None, rules: RuleSet) -> 
 __all__ = [
     "advance",
     "begin_move",
+    "by_schedule",
     "day_of",
     "execute_together",
     "mobilise",

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
+from strategia.engine.capability import at_work
 from strategia.engine.state import Busy, GameState, UnitState
 from strategia.explain.trace import explain
 from strategia.rules import RuleSet
@@ -29,7 +30,7 @@ def weaken(u: UnitState, share: float, rules: RuleSet, state: GameState) -> Unit
 def cut_transfer(state: GameState, u: UnitState, rules: RuleSet) -> UnitState:
     """A transfer attacked in transit ends where the unit is (4.5); it then recovers."""
     rest = float(rules.value("rail_transfer", "recovery_turns"))
-    return replace(u, busy=Busy("recovering", rest), combat_capable=False)
+    return at_work(u, Busy("recovering", rest), rules)
 
 
 def interdicted(

@@ -71,7 +71,7 @@ def regroup(state: GameState, order: FormCorps | Merge, rules: RuleSet) -> Done:
         cost = float(
             rules.value("regrouping", "divisions_to_corps" if forming else "merge_weakened")
         )
-        new, rest = begin(units, cost, plans, "4.10")
+        new, rest = begin(units, cost, plans, "4.10", rules)
         outcome = Text(f"{names}: {en}, {rest:g} more turn(s)", f"{names}: {ru}, еще {rest:g}")
         return started(state.with_units(new), order, ex, cost, outcome)
 
@@ -106,7 +106,9 @@ def transfer_regiment(state: GameState, order: TransferRegiment, rules: RuleSet)
         reg, rest, part = d.regiments[i], d.regiments[:i] + d.regiments[i + 1 :], i < n
         n -= part
         d = replace(d, line=rest[:n], arm=rest[n:])
-        [new], _ = begin([replace(giver, division=d)], out, [("regiment-out", str(r))], "4.11")
+        [new], _ = begin(
+            [replace(giver, division=d)], out, [("regiment-out", str(r))], "4.11", rules
+        )
         plan = ("regiment-in", str(g), reg.kind.key, reg.strength, "line" if part else "arm")
         busy = Busy(WHAT, max(cost - giver.left, 0.0), plan=plan)
         waits = replace(receiver, spent=1.0, busy=busy)
@@ -135,7 +137,7 @@ def transfer_division(state: GameState, order: TransferDivision, rules: RuleSet)
         ):
             return cut_order(state, order, ex, [u], why)
         cost = sum(float(rules.value("regrouping", k)) for k in ("transfer_out", "transfer_in"))
-        [new], _ = begin([replace(u, corps=None)], cost, [("division", str(to))], "4.11")
+        [new], _ = begin([replace(u, corps=None)], cost, [("division", str(to))], "4.11", rules)
         note = Text(f"{u.ref} out of {old}", f"{u.ref} выведена из {old}")
         record(note, None, kind="note", rule="4.11")
         state = state.with_units([new])

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from strategia.core.i18n import Text
+from strategia.engine.capability import at_work
 from strategia.engine.cards import EPS, WHAT, Plan, card_length, card_why, unit_names
 from strategia.engine.result import Result
 from strategia.engine.state import Busy, GameState, UnitState
@@ -14,6 +15,7 @@ from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
 from strategia.rules.kinds import RegimentKind
 from strategia.rules.units import Division, Regiment
+from strategia.theatre import terrain
 
 
 def _fill(strengths: list[float], pool: float) -> tuple[list[float], float]:
@@ -95,7 +97,7 @@ _FINISH = {"corps": _enter, "merge": _merged, "regiment-in": _attach, "division"
 
 def corps_check(state: GameState, rules: RuleSet) -> tuple[GameState, list[Text]]:
     """4.9 (level 2): a corps whose divisions do not fit on its card loses them; they become
-    separate. Nothing at level 1."""
+    separate. A corps filing through a narrow (4.7) keeps its column. Nothing at level 1."""
     if not rules.active("regrouping"):
         return state, []
     corps: dict[UnitRef, list[UnitState]] = {}
@@ -104,8 +106,10 @@ def corps_check(state: GameState, rules: RuleSet) -> tuple[GameState, list[Text]
             corps.setdefault(u.corps, []).append(u)
     changed: list[UnitState] = []
     notes: list[Text] = []
+    narrow = terrain.narrows(state.theatre)
     for ref, members in corps.items():
-        if card_why(members, card_length(len(members), rules), "4.9"):
+        strung = all(narrow[terrain.index(state.theatre, c)] for u in members for c in u.cells)
+        if card_why(members, card_length(len(members), rules), "4.9", column=strung):
             changed += [replace(u, corps=None) for u in members]
             names = unit_names(u.ref for u in members)
             en = f"{ref} does not fit its card: {names} lose corps subordination"
@@ -119,16 +123,14 @@ def complete(
 ) -> tuple[GameState, list[Result]]:
     """Finish the regrouping work whose time has run out, then check the corps (4.9).
 
-    `advance` passes the state it advanced as `before`: work it has just cleared is finished
-    here, as is work left in the state with no time to go (`left` <= 0)."""
+    `advance` passes the state it advanced as `before`: the work it has just cleared (its last
+    turn over) is finished here."""
     ending: dict[UnitRef, Busy] = {}
     for u in state:
         b = u.busy or (p.busy if before and (p := before.units.get(u.ref)) else None)
-        if b is not None and b.what == WHAT and (u.busy is None or b.left <= EPS):
+        if b is not None and b.what == WHAT and u.busy is None:
             ending[u.ref] = b
-    state = state.with_units(
-        [replace(state.unit(r), busy=None, combat_capable=True) for r in ending]
-    )
+    state = state.with_units([at_work(state.unit(r), None, rules) for r in ending])
     results: list[Result] = []
     for ref, b in ending.items():
         if (finish := _FINISH.get(b.plan[0])) is None or ref not in state.units:

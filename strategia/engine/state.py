@@ -18,7 +18,9 @@ import numpy as np
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
+from strategia.engine.forces import out_of_play
 from strategia.notation.refs import Placement, UnitRef
+from strategia.rules import RuleSet
 from strategia.rules.kinds import Formation
 from strategia.rules.units import Division
 from strategia.theatre import terrain
@@ -294,10 +296,13 @@ class GameState:
         return list(dict.fromkeys(refs))
 
 
-def initial_state(scenario: Scenario, level: int | None = None) -> GameState:
-    """The state on mobilisation day: every deployed division on its cells (6.1)."""
+def initial_state(
+    scenario: Scenario, level: int | None = None, rules: RuleSet | None = None
+) -> GameState:
+    """The state on mobilisation day: every deployed division that takes part at the level
+    (3.6) on its cells (6.1)."""
     level = level or scenario.settings.level
-    rules = scenario.rules(level)
+    rules = rules or scenario.rules(level)
     divisions = scenario.divisions(rules)
     units: dict[UnitRef, UnitState] = {}
     for f in scenario.forces:
@@ -306,6 +311,8 @@ def initial_state(scenario: Scenario, level: int | None = None) -> GameState:
             members = f.divisions_of(p.unit)
             cells = _spread(p.cells, len(members))
             for ref, footprint in zip(members, cells, strict=True):
+                if out_of_play(ref, f.state, scenario, rules) is not None:
+                    continue
                 facing = p.facing or scenario.default_facing(f.state, footprint[0])
                 units[ref] = UnitState(
                     ref=ref,

@@ -4,14 +4,14 @@ A transfer takes `base_turns` plus `turns_per_node` for each transport node (a c
 than three routes meet), whatever the distance; the troops move at the end of each turn to the
 next node. Readings taken:
 
-- The comment's 200-800 rule decides where a day's stage ends: at the next node along the
-  shortest route that is at least `day_min_km` and at most `day_max_km` away (nodes nearer are
-  passed); with no such node, at the goal if it is within `day_max_km`, else at a quasi-node,
-  the farthest city in [min, max], else the route cell at (or just short of) `day_max_km`.
-- The rule's "a turn per transport node" counts the stops: the nodes where a stage ends and the
-  quasi-nodes. On maps whose nodes lie more than 200 km apart this is the rule's own count; it
-  keeps a long hop with no node from costing nothing and nodes crowded together from costing a
-  turn each.
+- 4.5 as it reads (the default, `rail_transfer.count_every_node`): "a turn for each transport
+  node", the troops moving "at the end of each turn to the next node": every node on the
+  shortest route is a stop. Where the next node (or the goal) is more than `day_max_km` away,
+  the comment's 200-800 rule adds a quasi-node: the farthest city within the day's reach, else
+  the route cell at (or just short of) `day_max_km`.
+- The other reading, kept as a house rule (`count_every_node = false`): a day's stage ends at
+  the first node at least `day_min_km` and at most `day_max_km` away (nearer nodes are passed),
+  and only those stops and the quasi-nodes are counted.
 - The base turns are the assembly at the start (all but one) and the arrival; each stop holds
   the division `turns_per_node` turns. "On turn N" the division is where the schedule puts it at
   the end of turn N (turn 1 at the start, the last turn at the goal); a transfer attacked on
@@ -54,12 +54,20 @@ WHAT = {
     "quasi": Text("at a quasi-node", "в квазиузле"),
     "arrive": Text("at the destination", "в пункте назначения"),
 }
-READING = Text(
-    "reading: the rule's «a turn per transport node» counts the nodes where a day's stage ends "
-    "(nodes passed are not counted, quasi-nodes are)",
-    "толкование: «по ходу на каждый транспортный узел» — считаются узлы, где кончается дневной "
-    "перегон (проезжаемые не считаются, квазиузлы считаются)",
-)
+READINGS = {
+    True: Text(
+        "4.5: a turn for each transport node on the way, and the troops move to the next node "
+        "at the end of each turn (a quasi-node where the next is beyond a day's stage)",
+        "4.5: по ходу на каждый транспортный узел на пути, войска перемещаются к следующему "
+        "узлу по завершении хода (квазиузел, если следующий дальше дневного перегона)",
+    ),
+    False: Text(
+        "house rule: only the nodes where a 200-800 km day's stage ends are counted "
+        "(nodes passed are not, quasi-nodes are)",
+        "правило по соглашению: считаются только узлы, где кончается дневной перегон 200-800 км "
+        "(проезжаемые не считаются, квазиузлы считаются)",
+    ),
+}
 RECOVERY = Text(
     "not combat-capable in transit (9.17); combat capability regained in",
     "в пути небоеспособны (9.17); боеспособность восстанавливается за",
@@ -201,9 +209,13 @@ def _stages_explained(
     ii, jj = np.array(path).T
     is_node = np.asarray(nodes[ii, jj], dtype=bool)
     is_node[[0, -1]] = False
+    every = bool(rules.value("rail_transfer", "count_every_node"))
     lo = float(rules.value("rail_transfer", "day_min_km"))
     hi = float(rules.value("rail_transfer", "day_max_km"))
-    picked = _stages(dist, is_node, ds["settlement"].values[ii, jj] > 0, lo, hi)
+    towns = ds["settlement"].values[ii, jj] > 0
+    picked = (
+        _every_node(dist, is_node, towns, hi) if every else _stages(dist, is_node, towns, lo, hi)
+    )
     quasi = dict(picked)
     for i in np.flatnonzero(is_node).tolist():
         used = Text("a stop", "остановка") if i in quasi else Text("passed", "проезд")
@@ -220,7 +232,7 @@ def _stages_explained(
             unit="km",
             rule=RULE,
         )
-    g.step(READING, kind="note", rule=RULE)
+    g.step(READINGS[every], kind="note", rule=RULE)
     g.set(len(picked))
     return picked
 
@@ -302,6 +314,27 @@ def _stages(
             nxt = towns[-1] if towns.size else within[-1] if within.size else cur + 1
             picked.append((int(nxt), True))
         cur = picked[-1][0]
+
+
+def _every_node(
+    dist: np.ndarray, is_node: np.ndarray, is_town: np.ndarray, hi: float
+) -> list[tuple[int, bool]]:
+    """Every node on the route is a stop (4.5); a quasi-node where the next stop is beyond a
+    day's stage of `hi` km: the farthest city within it, else the farthest route cell."""
+    last, cur, eps = len(dist) - 1, 0, 1e-6
+    picked: list[tuple[int, bool]] = []
+    for target in [*np.flatnonzero(is_node).tolist(), last]:
+        while dist[target] - dist[cur] > hi + eps:
+            ahead = np.arange(cur + 1, target)
+            within = ahead[dist[ahead] - dist[cur] <= hi + eps]
+            towns = within[is_town[within]]
+            nxt = int(towns[-1] if towns.size else within[-1] if within.size else cur + 1)
+            picked.append((nxt, True))
+            cur = nxt
+        if target != last:
+            picked.append((int(target), False))
+            cur = int(target)
+    return picked
 
 
 def _schedule(

@@ -92,8 +92,8 @@ class Game:
         h = journal.header
         sc = parse_scenario(h["scenario"], f"{journal.path} (scenario)")
         rules = _rules(sc, int(h["level"]), h.get("house", []), journal.path)
-        state = initial_state(sc, int(h["level"]))
-        state, _ = flow.mobilise(state, rules, everything=not rules.active("mobilisation"))
+        state = initial_state(sc, int(h["level"]), rules)
+        state, _ = flow.start(state, rules)
         g = cls(journal, sc, rules, state, state)
         g.side = flow.sides_in_order(state, rules)[0]
         g.state, _ = flow.begin_move(g.state, g.side, rules)

@@ -49,7 +49,7 @@ from strategia.core.vocab import Kind
 from strategia.engine.state import GameState, UnitState
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
-from strategia.rules.kinds import CorpsKind, DivisionKind, Formation, Side
+from strategia.rules.kinds import CommandKind, CorpsKind, DivisionKind, Formation, Side
 from strategia.theatre import terrain
 
 MEDIATOR = "mediator"
@@ -86,7 +86,7 @@ class Seen:
     how: str
     cells: tuple[Cell, ...]
     unit: UnitRef | None = None
-    kind: DivisionKind | CorpsKind | None = None
+    kind: DivisionKind | CorpsKind | CommandKind | None = None
     owner: str | None = None
     formation: Formation | None = None
     facing: Direction | None = None
@@ -109,6 +109,7 @@ class ArmyNote:
     corps: int | None = None
     divisions: int | None = None
     members: tuple[UnitRef, ...] = ()  # the mediator's only
+    front: UnitRef | None = None  # the front (5.7) it belongs to, numbered as armies are (6.2.4)
 
     def to_json(self) -> dict[str, Any]:
         return _record(self)
@@ -320,9 +321,12 @@ def _armies(
             first = bool(((in_view > 0) & ~screened).any())
             echelon = "first" if first else "second"
             corps = sum(1 for m in a.members if m.echelon == "corps")
-            note = ArmyNote(a.ref, f.state, echelon, along, strip, corps, n_divs, a.members)
-            if not mediator and not first:  # 6.2.4: the number only
-                note = ArmyNote(a.ref, f.state, echelon)
+            army_front = f.front_of(a.ref)
+            note = ArmyNote(
+                a.ref, f.state, echelon, along, strip, corps, n_divs, a.members, army_front
+            )
+            if not mediator and not first:  # 6.2.4: the numbers only (of the army, its front)
+                note = ArmyNote(a.ref, f.state, echelon, front=army_front)
             elif not mediator:  # 6.2.2-3, 8.1
                 note = replace(note, divisions=n_divs if state.at_war else None, members=())
             out.append(note)

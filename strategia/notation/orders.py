@@ -4,7 +4,8 @@
     17 с.д. по дороге на 45,25           17 RD by road to 45,25             along roads (4.1)
     17 с.д. отход на 45,25               17 RD withdraw to 45,25            withdrawal (4.4)
     17 с.д. поворот на юг                17 RD turn S                       a turn (4.3)
-    17 с.д. марш на 45,25 [привалы ...]  17 RD march to 45,25 [halts ...]   a march (4.8)
+    17 с.д. марш на 45,25 [по дорогам через ...] [привалы ...]         a march (4.8)
+    17 RD march to 45,25 [by roads via ...] [halts ...]
     17 с.д. переброска в 57,28           17 RD transfer to 57,28            by rail (4.5)
     17 с.д. растянуть на 45,26           17 RD extend to 45,26              frontage (4.6)
     17 с.д. сжать на 45,25               17 RD contract to 45,25
@@ -77,11 +78,13 @@ class Turn(Order):
 
 @dataclass(frozen=True, slots=True, repr=False)
 class March(Order):
-    """A march along roads, planned whole with its halts (4.8, level 2)."""
+    """A march along roads, planned whole (4.8, level 2): the roads it follows, named by cells on
+    them (`via`), and its halts, where it stands at the end of each turn."""
 
     unit: UnitRef
     to: Cell
     halts: tuple[Cell, ...] = ()
+    via: tuple[Cell, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -251,8 +254,8 @@ FORMS: tuple[Form, ...] = (
     Form(
         March,
         "4.8",
-        "{unit} марш на {to:cell} [привалы {halts:cells}]",
-        "{unit} march to {to:cell} [halts {halts:cells}]",
+        "{unit} марш на {to:cell} [по дорогам через {via:cells}] [привалы {halts:cells}]",
+        "{unit} march to {to:cell} [by roads via {via:cells}] [halts {halts:cells}]",
         title=Text("march", "марш"),
     ),
     Form(

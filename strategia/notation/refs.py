@@ -29,7 +29,7 @@ from strategia.core.errors import (
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Lang, check_lang
 from strategia.core.vocab import norm
-from strategia.rules.kinds import CorpsKind, DivisionKind
+from strategia.rules.kinds import CommandKind, CorpsKind, DivisionKind
 
 __all__ = [
     "AmbiguousNotationError",
@@ -59,12 +59,12 @@ class NotationContext(Protocol):
     def known_units(self) -> Collection[UnitRef]: ...
 
 
-UnitType = DivisionKind | CorpsKind | None
+UnitType = DivisionKind | CorpsKind | CommandKind | None
 
 _ARMY = frozenset(map(norm, ("А", "A", "армия", "army", "арм.")))
 _TYPES = "one of {} / {}".format(
-    ", ".join([*(k.ru for k in DivisionKind), *(k.ru for k in CorpsKind), "А"]),
-    ", ".join([*(k.en for k in DivisionKind), *(k.en for k in CorpsKind), "A"]),
+    ", ".join([*(k.ru for k in (*DivisionKind, *CorpsKind, *CommandKind)), "А"]),
+    ", ".join([*(k.en for k in (*DivisionKind, *CorpsKind, *CommandKind)), "A"]),
 )
 _DIRECTIONS = "one of {} / {}".format(
     ", ".join(d.ru for d in Direction), ", ".join(d.en for d in Direction)
@@ -106,9 +106,11 @@ class UnitRef:
         return f"UnitRef.parse({str(self)!r})"
 
     @property
-    def echelon(self) -> Literal["army", "corps", "division"]:
+    def echelon(self) -> Literal["front", "army", "corps", "division"]:
         if self.kind is None:
             return "army"
+        if isinstance(self.kind, CommandKind):
+            return "front"
         return "corps" if isinstance(self.kind, CorpsKind) else "division"
 
     def format(self, lang: Lang = "ru") -> str:
@@ -233,8 +235,10 @@ class _Reader(Cursor):
             kinds.append(DivisionKind.parse(name))
         with suppress(UnknownNameError):
             kinds.append(CorpsKind.parse(name))
+        with suppress(UnknownNameError):
+            kinds.append(CommandKind.parse(name))
         if not kinds:
-            names = [n for k in (*DivisionKind, *CorpsKind) for n in (k.ru, k.en)]
+            names = [n for k in (*DivisionKind, *CorpsKind, *CommandKind) for n in (k.ru, k.en)]
             err = UnknownNameError("unit type", name, [*names, "А", "A"])
             raise self.error(InvalidNotationError, _unknown(err), _TYPES, at=start)
         return _RawUnit(number, at, name, start, tuple(kinds))

@@ -124,3 +124,13 @@ class CorpsKind(UnitKind):
     @classmethod
     def what(cls) -> str:
         return "corps type"
+
+
+class CommandKind(UnitKind):
+    """Commands above the corps: the front, a group of armies (5.7). An army is written `1 А`."""
+
+    FRONT = ("front", "Ф", "Front", "фронт", "ф.", "группа армий", "army group", "F")
+
+    @classmethod
+    def what(cls) -> str:
+        return "command type"

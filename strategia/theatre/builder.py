@@ -26,6 +26,7 @@ from strategia.theatre.scenario import (
     ArmySetup,
     Arrival,
     CorpsSetup,
+    FrontSetup,
     Scenario,
     Settings,
     check_scenario,
@@ -174,6 +175,12 @@ class ScenarioBuilder:
         f = self.scenario.forces_of(state)
         a = ArmySetup(UnitRef.parse(army), tuple(UnitRef.parse(m) for m in members))
         return self._forces(state, armies=(*(x for x in f.armies if x.ref != a.ref), a))
+
+    def front(self, state: str, front: str, *armies: str) -> ScenarioBuilder:
+        """A front (5.7) of armies: `front("R", "1 Ф", "1 А", "2 А")`."""
+        f = self.scenario.forces_of(state)
+        x = FrontSetup(UnitRef.parse(front), tuple(UnitRef.parse(a) for a in armies))
+        return self._forces(state, fronts=(*(y for y in f.fronts if y.ref != x.ref), x))
 
     def place(self, state: str, *placements: str) -> ScenarioBuilder:
         """Deploy units, in journal notation: `place("R", "17 с.д. - 45,22")`."""

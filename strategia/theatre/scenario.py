@@ -42,6 +42,14 @@ class ArmySetup:
 
 
 @dataclass(frozen=True, slots=True)
+class FrontSetup:
+    """A front (army group): its number and its armies (5.7: convenient, not compulsory)."""
+
+    ref: UnitRef
+    armies: tuple[UnitRef, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Arrival:
     """Reserve divisions appearing on a mobilisation day in a city (6.4, table 5)."""
 
@@ -59,6 +67,14 @@ class Forces:
     corps: tuple[CorpsSetup, ...] = ()
     deployment: tuple[Placement, ...] = ()
     mobilisation: tuple[Arrival, ...] = ()
+    fronts: tuple[FrontSetup, ...] = ()
+
+    def army_divisions(self, army: ArmySetup) -> list[UnitRef]:
+        """The divisions an army commands, its corps' divisions included (5.6)."""
+        return [d for m in army.members for d in self.divisions_of(m)]
+
+    def front_of(self, army: UnitRef) -> UnitRef | None:
+        return next((f.ref for f in self.fronts if army in f.armies), None)
 
     def deployed_divisions(self) -> list[UnitRef]:
         """Every division the deployment places, corps expanded."""
@@ -129,7 +145,7 @@ class Scenario:
         """Every unit the scenario names (armies, corps, divisions), for notation context."""
         refs: list[UnitRef] = []
         for f in self.forces:
-            refs += [a.ref for a in f.armies] + [c.ref for c in f.corps]
+            refs += [x.ref for x in f.fronts] + [a.ref for a in f.armies] + [c.ref for c in f.corps]
             refs += f.deployed_divisions() + f.reserve_divisions()
             refs += [d for c in f.corps for d in c.divisions]
         return list(dict.fromkeys(refs))
@@ -195,6 +211,7 @@ def check_scenario(sc: Scenario) -> list[Problem]:
             corps_numbers[c.ref.number] += 1
             if not c.divisions:
                 problems.append(Problem(where, f"{c.ref}: a corps with no divisions"))
+        problems += _check_fronts(f)
         for ref in f.deployed_divisions() + f.reserve_divisions():
             if isinstance(ref.kind, DivisionKind):
                 division_numbers[ref.number] += 1
@@ -224,6 +241,40 @@ def check_scenario(sc: Scenario) -> list[Problem]:
         if k > 1:
             problems.append(Problem("forces", f"{k} corps numbered {n}"))
     return problems
+
+
+def scenario_warnings(sc: Scenario) -> list[Problem]:
+    """What a mediator should look at, though the scenario plays: armies outside 5.6's 4 to 10
+    divisions, trails whose ends cannot be entered from outside (terrain.trail_warnings)."""
+    rules = sc.rules()
+    lo, hi = (
+        int(rules.value("deployment", k)) for k in ("army_min_divisions", "army_max_divisions")
+    )
+    out = list(terrain.trail_warnings(sc.theatre))
+    for f in sc.forces:
+        where = f"forces.{f.state}.order_of_battle"
+        for a in f.armies:
+            n = len(f.army_divisions(a))
+            if not lo <= n <= hi:
+                what = f"{a.ref}: {n} divisions; an army has {lo} to {hi} (5.6)"
+                out.append(Problem(where, what))
+    return out
+
+
+def _check_fronts(f: Forces) -> list[Problem]:
+    """5.7: a front groups armies of the order of battle."""
+    where = f"forces.{f.state}.order_of_battle"
+    out = []
+    armies = {a.ref for a in f.armies}
+    for front in f.fronts:
+        for m in front.armies:
+            if m.echelon != "army":
+                out.append(
+                    Problem(where, f"{front.ref}: {m} is not an army; a front groups armies (5.7)")
+                )
+            elif m not in armies:
+                out.append(Problem(where, f"{front.ref}: {m} is not in the order of battle"))
+    return out
 
 
 def _check_mobilisation(sc: Scenario, f: Forces, problems: list[Problem]) -> None:
@@ -257,6 +308,7 @@ def summary(sc: Scenario) -> dict[str, Any]:
         kinds = Counter(r.kind.ru for r in f.deployed_divisions() if r.kind is not None)
         reserves = Counter(r.kind.ru for r in f.reserve_divisions() if r.kind is not None)
         forces[f.state] = {
+            "fronts": len(f.fronts),
             "armies": len(f.armies),
             "corps": len(f.corps),
             "divisions": dict(kinds),

@@ -26,6 +26,7 @@ from strategia.theatre.scenario import (
     Arrival,
     CorpsSetup,
     Forces,
+    FrontSetup,
     Scenario,
     Settings,
     check_scenario,
@@ -337,6 +338,7 @@ def _forces(
     r: _Reader, code: str, body: dict[str, Any], ds: Any, seen: dict[int, UnitRef]
 ) -> Forces:
     table = f"forces.{code}"
+    fronts: list[FrontSetup] = []
     armies: list[ArmySetup] = []
     corps: list[CorpsSetup] = []
     for n, line in r.block(table, "order_of_battle", body.get("order_of_battle", "")):
@@ -357,14 +359,16 @@ def _forces(
         if parent is None or any(m is None for m in members):
             continue
         ms = tuple(m for m in members if m is not None)
-        if parent.kind is None:
+        if parent.echelon == "front":
+            fronts.append(FrontSetup(parent, ms))
+        elif parent.kind is None:
             armies.append(ArmySetup(parent, ms))
         elif parent.echelon == "corps":
             if not ms:
                 r.add(n, 1, f"{table}: {parent}: a corps with no divisions")
             corps.append(CorpsSetup(parent, ms))
         else:
-            r.add(n, 1, f"{table}: {parent} is a division: only armies and corps have members")
+            r.add(n, 1, f"{table}: {parent} is a division: fronts, armies and corps have members")
     deployment = []
     w, h = terrain.size(ds)
     for n, line in r.block(table, "deployment", body.get("deployment", "")):
@@ -412,7 +416,9 @@ def _forces(
     for c in corps:
         if not c.divisions:
             r.add(r.find_line(str(c.ref)), None, f"{table}: {c.ref}: a corps with no divisions")
-    return Forces(code, tuple(armies), tuple(corps), tuple(deployment), tuple(arrivals))
+    return Forces(
+        code, tuple(armies), tuple(corps), tuple(deployment), tuple(arrivals), tuple(fronts)
+    )
 
 
 def _ref(r: _Reader, line: int | None, col: int, text: str, table: str) -> UnitRef | None:

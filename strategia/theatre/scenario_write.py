@@ -84,7 +84,8 @@ def format_scenario(sc: Scenario, netcdf: str | None = None) -> str:
         out += _places(ds)
     for f in sc.forces:
         out += ["", f"[forces.{f.state}]"]
-        oob = [f"{a.ref}: {', '.join(map(str, a.members))}" for a in f.armies]
+        oob = [f"{x.ref}: {', '.join(map(str, x.armies))}" for x in f.fronts]
+        oob += [f"{a.ref}: {', '.join(map(str, a.members))}" for a in f.armies]
         oob += [f"{c.ref}: {', '.join(map(str, c.divisions))}" for c in f.corps]
         out.append("order_of_battle = " + _ml("\n".join(oob)))
         out.append("deployment = " + _ml("\n".join(map(str, f.deployment))))

@@ -381,6 +381,30 @@ def check(ds: xr.Dataset) -> list[Problem]:
     return problems
 
 
+def trail_warnings(ds: xr.Dataset) -> list[Problem]:
+    """Trail ends that cannot be entered from outside: an end in swamp or mountains whose other
+    neighbours are swamp, mountains or water with no road (table 4: т.д., м.д., сау.д. go there
+    only along trails, so they can never reach that trail)."""
+    relief = ds["relief"].values
+    trail = ds["trail"].values > 0
+    ends = trail & (degree(np.asarray(ds["trail"].values, dtype=np.uint8)) == 1)
+    closed = np.isin(relief, [Relief.SWAMP, Relief.MOUNTAINS, Relief.WATER])
+    inside = ends & np.isin(relief, [Relief.SWAMP, Relief.MOUNTAINS])
+    steps = route_steps(ds, "trail")
+    for k, (dx, dy) in enumerate(DELTAS.tolist()):
+        neighbour_closed = shifted(closed, dx, dy, True)
+        neighbour_road = shifted(ds["road"].values > 0, dx, dy, False)
+        along = steps[k]
+        inside &= along | (neighbour_closed & ~neighbour_road)
+    if not inside.any():
+        return []
+    what = (
+        f"ends at {_cells(ds, inside)} inside swamp or mountains: troops that go there only along "
+        "trails (т.д., м.д., сау.д., table 4) cannot enter it from outside"
+    )
+    return [Problem("trail", what)]
+
+
 def _cells(ds: xr.Dataset, mask: np.ndarray, limit: int = 5) -> str:
     ii, jj = np.nonzero(mask)
     cells = [
