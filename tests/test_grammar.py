@@ -55,6 +55,12 @@ _divisions = st.builds(
 )
 _corps = st.builds(UnitRef, st.integers(1, 99), st.sampled_from(list(CorpsKind)))
 _units = st.one_of(_divisions, _corps)
+_regiments = st.builds(
+    UnitRef,
+    st.integers(1, 999),
+    st.just(DivisionKind.RIFLE),
+    st.tuples(st.integers(1, 3), st.sampled_from([RegimentKind.RIFLE, RegimentKind.ARTILLERY])),
+)
 
 
 def _slot(kind: str) -> st.SearchStrategy[Any]:
@@ -65,6 +71,8 @@ def _slot(kind: str) -> st.SearchStrategy[Any]:
         "division": _divisions,
         "corps": _corps,
         "new_corps": _corps,
+        "new_division": _divisions,
+        "regiments": st.lists(_regiments, min_size=1, max_size=3, unique=True).map(tuple),
         "units": st.lists(_units, min_size=1, max_size=3).map(tuple),
         "divisions": st.lists(_divisions, min_size=1, max_size=3, unique=True).map(tuple),
         "echelons": st.lists(
@@ -118,7 +126,7 @@ def _well_formed(v: Any) -> Any:
 
 
 @pytest.mark.parametrize("form", FORMS, ids=lambda f: f"{f.cls.__name__}-{f.verbs('en')}")
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_every_form_writes_and_reads_back_in_both_languages(form: Form, data: Any) -> None:
     value = data.draw(

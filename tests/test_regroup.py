@@ -9,6 +9,7 @@ import pytest
 from strategia.core.geometry import Cell
 from strategia.engine.apply import advance
 from strategia.engine.apply import apply as carry_out
+from strategia.engine.cards import fits
 from strategia.engine.regroup_done import _fill, corps_check
 from strategia.engine.result import OrderError, Result
 from strategia.engine.state import Busy, GameState, UnitState, initial_state
@@ -36,6 +37,16 @@ def _state(level: int, *red: str, corps: tuple[tuple[str, ...], ...] = ()) -> Ga
         b = b.corps("R", *c)
     b = b.place("R", *red).place("B", "40 с.д. - 10,4")
     return initial_state(b.build(), level)
+
+
+def _roads(state: GameState, *routes: str) -> GameState:
+    """The same position on a map with these roads drawn."""
+    from strategia.theatre import drawing
+
+    ds = state.theatre.copy(deep=True)
+    for r in routes:
+        drawing.draw_route(ds["road"].values, drawing.parse_route(r))
+    return replace(state, scenario=replace(state.scenario, theatre=ds))
 
 
 def _ref(text: str) -> UnitRef:
@@ -245,8 +256,7 @@ def test_pass_regiment_conditions(rules: RuleSet, rules2: RuleSet) -> None:
     _cut(_order(s, "17 RD pass regiment 5 to 18 RD", rules)[1], "4.11", "has no полк 5")
     far = _set(s, "18 с.д.", cells=(Cell(3, 7),))
     new, r = _order(far, "17 с.д. передать 2 с.п. в 18 с.д.", rules)
-    _cut(r, "4.11", "a march (4.8) is needed")
-    assert new is far
+    assert not r.was_cut and _ref("2 с.п. 17 с.д.") in new.units  # it marches (4.11)
     busy = _set(s, "18 с.д.", busy=Busy("crossing", 1.0))
     _cut(_order(busy, "17 с.д. передать 2 с.п. в 18 с.д.", rules)[1], "9.3", "busy: 18 с.д.")
 
@@ -264,9 +274,9 @@ def test_pass_division_to_another_corps(rules: RuleSet) -> None:
     s, r = _order(_corps(), "1 с.к. передать 22 с.д. в 2 с.к.", rules)
     assert not r.was_cut and r.explanation.find("4.11")
     u = _u(s, "22 с.д.")
-    assert u.corps is None and u.busy == Busy("regrouping", 1.0, plan=("division", "2 с.к."))
-    s, done = _turn(s, rules)  # the turn in: whole
-    assert _u(s, "22 с.д.").corps is None and not done
+    assert u.corps is None and u.busy == Busy("regrouping", 0.0, plan=("division", "2 с.к."))
+    s, done = _turn(s, rules)  # out of 1 с.к.: the turn in begins, on 2 с.к.'s card
+    assert _u(s, "22 с.д.").corps is None and _u(s, "22 с.д.").busy is not None
     s, done = _turn(s, rules)
     assert _u(s, "22 с.д.").corps == _ref("2 с.к.") and _u(s, "22 с.д.").busy is None
     assert _u(s, "21 с.д.").corps == _ref("1 с.к.") and done[0].outcome.en == "22 с.д.: 2 с.к."
@@ -275,17 +285,17 @@ def test_pass_division_to_another_corps(rules: RuleSet) -> None:
 def test_pass_division_started_late(rules: RuleSet) -> None:
     s, _ = _order(_set(_corps(), "22 с.д.", spent=0.5), "1 RC pass 22 RD to 2 RC", rules)
     assert _u(s, "22 с.д.").corps is None and _u(s, "22 с.д.").busy is not None
-    s, done = _turn(s, rules)
-    assert _u(s, "22 с.д.").corps is None and _u(s, "22 с.д.").busy is not None and not done
-    s, done = _turn(s, rules)
+    s, done = _turn(s, rules)  # out after half a turn; the turn in takes the other half and...
+    assert _u(s, "22 с.д.").corps is None and _u(s, "22 с.д.").busy is not None
+    s, done = _turn(s, rules)  # ...half of this one
     assert _u(s, "22 с.д.").corps == _ref("2 с.к.") and _u(s, "22 с.д.").spent == 0.5
 
 
 def test_pass_division_that_does_not_fit_stays_separate(rules: RuleSet) -> None:
+    """No road leads to 2 с.к.: the division cannot make 4.11's march and stays separate."""
     s, _ = _order(_corps("между 3-5 и 3-6"), "1 с.к. передать 22 с.д. в 2 с.к.", rules)
     s, done = _turn(s, rules)
-    s, done = _turn(s, rules)
-    assert _u(s, "22 с.д.").corps is None and "a march (4.8) first" in done[0].outcome.en
+    assert _u(s, "22 с.д.").corps is None and "cannot march" in done[0].outcome.en
 
 
 def test_pass_division_conditions(rules: RuleSet, rules2: RuleSet) -> None:
@@ -385,3 +395,90 @@ def test_notation_errors(text: str, error: type[NotationError], column: int, pro
 def test_notation_an_army_passes_nothing() -> None:
     with pytest.raises(IllegalNotationError, match="1 А is not a corps or division"):
         parse_order("1 А передать 17 с.д. в 18 с.д.")
+
+
+# --- below the division (4.9-4.11) ---------------------------------------------------------------
+
+
+def test_a_division_splits_into_its_regiments_at_level_3(rules: RuleSet, rules2: RuleSet) -> None:
+    """4.9 (level 3 by order): 17 с.д. (3 с.п., 1 ап) at 3,3-3,4 becomes four counters: the
+    first two regiments on 3,3, the rest on 3,4, each a quarter of a division (strength 0.25,
+    1.0 of its own); at level 2 the order is cut."""
+    s = _state(3, "17 с.д. расположена между 3-3 и 3-4")
+    _cut(_order(s, "17 с.д. разделить на полки", rules2)[1], "4.9", "level-3 rule")
+    new, r = _order(s, "17 RD split into regiments", rules)
+    assert not r.was_cut and _ref("17 с.д.") not in new.units
+    parts = {str(u.ref): (u.cells, u.division.strength) for u in new if u.owner == "R"}
+    assert parts == {
+        "1 с.п. 17 с.д.": ((Cell(3, 3),), 0.25),
+        "2 с.п. 17 с.д.": ((Cell(3, 3),), 0.25),
+        "3 с.п. 17 с.д.": ((Cell(3, 4),), 0.25),
+        "1 ап 17 с.д.": ((Cell(3, 4),), 0.25),
+    }
+
+
+def test_regiments_form_a_division_in_two_turns_4_10(rules: RuleSet) -> None:
+    """4.10: «regiments within a 1x2 rectangle can be brought into a division in 2 turns».
+    Split 17 с.д. at level 3, then bring its regiments back: ordered with the whole of turn 1,
+    the work fills turns 1 and 2 (not combat-capable, 9.17); 17 с.д. stands whole from turn 3."""
+    s, _ = _order(
+        _state(3, "17 с.д. расположена между 3-3 и 3-4"), "17 с.д. разделить на полки", rules
+    )
+    s = s.with_units([replace(u, spent=0.0) for u in s])
+    order = "свести 1 с.п. 17 с.д., 2 с.п. 17 с.д., 3 с.п. 17 с.д., 1 ап 17 с.д. в 17 с.д."
+    s, r = _order(s, order, rules)
+    assert not r.was_cut and not _u(s, "1 с.п. 17 с.д.").combat_capable
+    s, _ = _turn(s, rules)
+    assert _ref("17 с.д.") not in s.units
+    s, done = _turn(s, rules)
+    d = _u(s, "17 с.д.")
+    assert d.division.strength == pytest.approx(1.0) and len(d.division.line) == 3
+    assert not [u for u in s if u.ref.echelon == "regiment"] and d.combat_capable
+    assert any("formed" in x.outcome.en for x in done)
+
+
+def test_forming_a_division_needs_its_regiments_on_one_card(rules: RuleSet) -> None:
+    s, _ = _order(_state(3, "17 с.д. - 3,3"), "17 с.д. разделить на полки", rules)
+    far = _set(s, "1 ап 17 с.д.", cells=(Cell(3, 6),))
+    new, r = _order(far, "свести 1 с.п. 17 с.д., 1 ап 17 с.д. в 17 с.д.", rules)
+    _cut(r, "4.10", "not within 1x2")
+
+
+def test_a_regiment_marches_to_a_division_that_is_not_beside_it_4_11(rules: RuleSet) -> None:
+    """4.11: «1 turn to leave the old command, then (where needed) a march (4.8), and one more
+    turn to join the new one». 17 с.д. at 2,3 passes a с.п. to 18 с.д. at 8,3, 60 km along a
+    road: the regiment leaves as `3 с.п. 17 с.д.` (turn 1), marches 60 km at 1.5 × 10 = 15 km
+    a turn (turns 2-6 with the half turn forming up and the half turn of recovery, 4.8), and
+    is taken into 18 с.д. after a turn in. The first version cut the order."""
+    b = ScenarioBuilder.blank(12, 6).state("R", "К", "red").road("1,3 12,3")
+    b = b.place("R", "17 с.д. - 2,3 фронтом на восток", "18 с.д. - 8,3 фронтом на восток")
+    s = initial_state(b.build(), 3)
+    s, r = _order(s, "17 с.д. передать 3 с.п. в 18 с.д.", rules)
+    assert not r.was_cut and len(_u(s, "17 с.д.").division.line) == 2
+    assert _u(s, "3 с.п. 17 с.д.").cell == Cell(2, 3)
+    for _ in range(12):
+        s, _ = _turn(s, rules)
+        if _ref("3 с.п. 17 с.д.") not in s.units:
+            break
+    d = _u(s, "18 с.д.").division
+    assert len(d.line) == 4 and d.strength == pytest.approx(1.25)
+    assert _u(s, "17 с.д.").division.strength == pytest.approx(0.75)
+
+
+def test_a_division_marches_to_its_new_corps_4_11(rules: RuleSet) -> None:
+    """4.11 for a division: 22 с.д. leaves 1 с.к. (turn 1), marches by the road along lat 4 to
+    6,4, the free cell on 2 с.к.'s 1x3 card beside 23 с.д., 24 с.д. at 6,5-6,6 (40 km at
+    1.5 × 10 km: 0.5 + 40/15 = 3.2 turns, then half a turn to recover, 4.8), and joins with its
+    turn in. The first version left it separate with «a march (4.8) first»."""
+    s = _state(
+        3, "1 с.к. расположен между 2-3 и 2-4", "2 с.к. расположен между 6-5 и 6-6", corps=CORPS
+    )
+    s = _roads(s, "1,4 8,4")
+    s, _ = _order(s, "1 с.к. передать 22 с.д. в 2 с.к.", rules)
+    turns = 0
+    while _u(s, "22 с.д.").corps is None and turns < 12:
+        s, _ = _turn(s, rules)
+        turns += 1
+    assert _u(s, "22 с.д.").corps == _ref("2 с.к.") and _u(s, "22 с.д.").cell == Cell(6, 4)
+    assert 5 <= turns <= 7
+    assert fits([c for u in s if u.corps == _ref("2 с.к.") for c in u.cells], 4)

@@ -10,26 +10,28 @@ from dataclasses import replace
 from typing import Any
 
 from strategia.core.i18n import Text
-from strategia.engine import regroup, regroup_done
+from strategia.engine import regiments, regroup, regroup_done
 from strategia.engine.artillery import strike
 from strategia.engine.battle import battle
-from strategia.engine.capability import carry_on
+from strategia.engine.capability import at_work, carry_on
 from strategia.engine.columns import column_turn, march, transfer
 from strategia.engine.corps import corps_order
 from strategia.engine.facing import frontage, turn
 from strategia.engine.forces import stationary
 from strategia.engine.movement import move
 from strategia.engine.result import Cut, OrderError, Result
-from strategia.engine.state import GameState, UnitState, where
+from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.explain.trace import explain
 from strategia.notation.orders import (
     Attack,
     FormCorps,
+    FormDivision,
     Frontage,
     March,
     Merge,
     Move,
     Order,
+    SplitDivision,
     Strike,
     Transfer,
     TransferDivision,
@@ -53,8 +55,17 @@ HANDLERS: dict[type[Order], Handler] = {
     Merge: regroup.regroup,
     TransferRegiment: regroup.transfer_regiment,
     TransferDivision: regroup.transfer_division,
+    SplitDivision: regiments.split,
+    FormDivision: regiments.form_division,
 }
-BY_ONE_DIVISION = (FormCorps, Merge, TransferRegiment, TransferDivision)  # never a corps' order
+BY_ONE_DIVISION = (  # never a corps' order
+    FormCorps,
+    Merge,
+    TransferRegiment,
+    TransferDivision,
+    SplitDivision,
+    FormDivision,
+)
 
 
 def acting_unit(order: Order) -> UnitRef:
@@ -156,6 +167,10 @@ def _carry_on(u: UnitState, rules: RuleSet) -> UnitState:
     b = u.busy
     assert b is not None
     new, over = carry_on(u, rules)
+    if over and b.then:  # the work that follows (after a march, joining: 4.11)
+        rest = round(max(float(b.then[1]) - new.left, 0.0), 9)
+        work = Busy(str(b.then[0]), rest, plan=tuple(b.then[2:]))
+        return at_work(replace(new, spent=1.0), work, rules)
     if over and b.what == "turning" and b.facing is not None:
         return replace(new, facing=b.facing)
     if over and b.what in ("frontage", "crossing") and b.target:

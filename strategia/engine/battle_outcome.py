@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from strategia.core.geometry import Cell, Direction
+from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.losses import cut_transfer
 from strategia.engine.result import Cut, cut
@@ -201,15 +201,22 @@ def retreat(
     ex: Trace,
     cuts: list[Cut],
 ) -> GameState | None:
-    """The defender withdraws (9.8a) to the free cell farthest from the attackers; None if it has
-    no way back (encircled, 9.19 reconstructed) and must fight."""
+    """The defender withdraws (9.8a) `battle.retreat_km` to the free cell farthest from the
+    attackers; None if it has no way back (encircled, 9.19 reconstructed) and must fight."""
     ds = state.theatre
     occupied = state.occupancy() > 0
     moved: list[UnitState] = []
+    cell_km = float(rules.value("scale", "cell_km"))
+    n = max(1, round(float(rules.value("battle", "retreat_km")) / cell_km))
     for u in enemy:
         options = []
-        for d in Direction:
-            c = u.cell.step(d)
+        ring = [
+            Cell(u.cell.lon + dx, u.cell.lat + dy)
+            for dx in range(-n, n + 1)
+            for dy in range(-n, n + 1)
+            if max(abs(dx), abs(dy)) == n
+        ]
+        for c in ring:
             if (
                 not terrain.on_map(ds, c)
                 or occupied[terrain.index(ds, c)]

@@ -349,7 +349,10 @@ def column_turn(
             return replace(
                 new, spent=1.0, busy=replace(b, left=float(len(rest)), target=rest)
             ), None
-        return replace(_arrived(new, rules), spent=1.0), None
+        arrived = _arrived(new, rules)
+        if arrived.busy is not None and b.then:  # the work that follows the march (4.11)
+            arrived = replace(arrived, busy=replace(arrived.busy, then=b.then))
+        return replace(arrived, spent=1.0), None
     new = replace(u, cells=(nxt,), spent=1.0)
     if rest:
         return replace(new, busy=replace(b, left=float(len(rest)), target=rest)), None

@@ -98,17 +98,8 @@ def turn(state: GameState, order: Turn, rules: RuleSet) -> tuple[GameState, Resu
             )
         new_facing = u.facing.turned(steps if signed > 0 else -steps)
         col = _column(state, u.cell)
-        parts = {4: ["turn_180"], 2: ["turn_90"], 1: ["turn_45"], 3: ["turn_90", "turn_45"]}[steps]
-        if steps == 3:
-            ex.step(
-                Text(
-                    "135° = 90° + 45° (reconstructed: 4.3 gives no 135° turn)",
-                    "135° = 90° + 45° (восстановлено)",
-                ),
-                kind="note",
-                rule="4.3",
-            )
-        cost = sum(float(rules.value("turning", p, col)) for p in parts)
+        row = {4: "turn_180", 3: "turn_135", 2: "turn_90", 1: "turn_45"}[steps]
+        cost = float(rules.value("turning", row, col))
         ex.step(
             Text(f"time for {45 * steps}°", f"время поворота на {45 * steps}°"),
             cost,

@@ -1,10 +1,10 @@
 """The flow of turns (1.7, 1.8), mobilisation (6.4) and the mediator's inputs (9.4).
 
 Levels 1 and 2: the sides move in turn, Red first, giving any number of orders. Level 3: every
-side gives its orders, then the mediator carries them out together in this order (documented,
-reconstructed: the seeds say only "simultaneously"): artillery strikes and interdiction first,
-then movement and other orders taking the sides in turn one order at a time (Red first), then
-the attacks, in the order given.
+side gives its orders, then the mediator carries them out together in the order the rule data
+gives (`level3_order`, reconstructed: the seeds say only "simultaneously"): by default artillery
+strikes first, then movement and other orders taking the sides in turn one order at a time (Red
+first), then the attacks.
 """
 
 from __future__ import annotations
@@ -133,18 +133,33 @@ def new_day(state: GameState, rules: RuleSet) -> tuple[GameState, list[Result]]:
     return state, []
 
 
-def resolution_order(orders: list[tuple[str, Order]], sides: list[str]) -> list[tuple[str, Order]]:
-    """Level 3's order of execution: strikes, then the rest by turns of sides, then attacks."""
-    strikes = [(s, o) for s, o in orders if isinstance(o, Strike)]
-    attacks = [(s, o) for s, o in orders if isinstance(o, Attack)]
-    rest = [(s, o) for s, o in orders if not isinstance(o, Strike | Attack)]
-    queues = {side: [(s, o) for s, o in rest if s == side] for side in sides}
-    interleaved: list[tuple[str, Order]] = []
-    while any(queues.values()):
-        for side in sides:
-            if queues.get(side):
-                interleaved.append(queues[side].pop(0))
-    return strikes + interleaved + attacks
+PHASES = {
+    "strikes": lambda o: isinstance(o, Strike),
+    "attacks": lambda o: isinstance(o, Attack),
+    "moves": lambda o: not isinstance(o, Strike | Attack),
+}
+
+
+def resolution_order(
+    orders: list[tuple[str, Order]], sides: list[str], rules: RuleSet
+) -> list[tuple[str, Order]]:
+    """Level 3's order of execution, as the rule data reads 1.7 (`level3_order`): its phases in
+    turn, and within a phase the sides taking turns one order each, or each side's orders in
+    a block."""
+    phases = str(rules.value("level3_order", "phases")).split()
+    interleave = bool(rules.value("level3_order", "interleave"))
+    out: list[tuple[str, Order]] = []
+    for phase in phases:
+        wanted = [(s, o) for s, o in orders if PHASES[phase](o)]
+        queues = {side: [(s, o) for s, o in wanted if s == side] for side in sides}
+        if not interleave:
+            out += [x for side in sides for x in queues[side]]
+            continue
+        while any(queues.values()):
+            for side in sides:
+                if queues.get(side):
+                    out.append(queues[side].pop(0))
+    return out
 
 
 def execute_together(
@@ -152,7 +167,7 @@ def execute_together(
 ) -> tuple[GameState, list[Result]]:
     """Carry out every side's orders of a level-3 turn (1.7) in `resolution_order`."""
     results = []
-    for side, order in resolution_order(orders, sides_in_order(state, rules)):
+    for side, order in resolution_order(orders, sides_in_order(state, rules), rules):
         try:
             state, r = apply(state, order, rules, side)
         except OrderError as e:  # the situation changed since the order was given

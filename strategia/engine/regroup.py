@@ -31,11 +31,11 @@ from strategia.engine.cards import (
     unit_names,
     why_if,
 )
-from strategia.engine.regroup_done import join_corps
 from strategia.engine.result import OrderError
 from strategia.engine.state import Busy, GameState, UnitState
-from strategia.explain.trace import explain, record
+from strategia.explain.trace import Trace, explain, record
 from strategia.notation.orders import FormCorps, Merge, TransferDivision, TransferRegiment
+from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
 
 
@@ -98,8 +98,10 @@ def transfer_regiment(state: GameState, order: TransferRegiment, rules: RuleSet)
         why = why or why_if(
             order.regiment > len(places), f"{g} has no {which}", f"у {g} нет {which}", "4.11"
         )
-        if why := why or card_why((giver, receiver), pair_length(rules), "4.11", march=True):
+        if why:
             return cut_order(state, order, ex, (giver, receiver), why)
+        if card_why((giver, receiver), pair_length(rules), "4.11"):
+            return _detach(state, order, giver, places[order.regiment - 1], rules, ex)
         out = float(rules.value("regrouping", "transfer_out"))
         cost = out + float(rules.value("regrouping", "transfer_in"))
         i, d, n = places[order.regiment - 1], giver.division, len(giver.division.line)
@@ -121,8 +123,37 @@ def transfer_regiment(state: GameState, order: TransferRegiment, rules: RuleSet)
         return started(state, order, ex, cost, text)
 
 
+def _detach(
+    state: GameState, order: TransferRegiment, giver: UnitState, i: int, rules: RuleSet, ex: Trace
+) -> Done:
+    """4.11 with a march: the regiment leaves its division as a counter of its own (1 turn), then
+    marches to the new division and joins it (1 turn more)."""
+    d = giver.division
+    reg = d.regiments[i]
+    n = 1 + sum(1 for r in d.regiments[:i] if r.kind is reg.kind)
+    part = replace(giver, ref=UnitRef(d.number, d.kind, (n, reg.kind)), division=d.part((i,)))
+    part = replace(part, cells=giver.cells[:1], corps=None)
+    rest = d.regiments[:i] + d.regiments[i + 1 :]
+    k = len(d.line) - (i < len(d.line))
+    left = replace(giver, division=replace(d, line=rest[:k], arm=rest[k:]))
+    out = float(rules.value("regrouping", "transfer_out"))
+    plan = ("regiment-march", str(order.to))
+    [part], _ = begin([part], out, [plan], "4.11", rules)
+    if part.busy is None:  # out within this turn: the march begins with the next
+        part = replace(part, busy=Busy(WHAT, 0.0, plan=plan))
+    text = Text(
+        f"{part.ref} leaves {giver.ref} to march to {order.to} (4.8)",
+        f"{part.ref} выводится из {giver.ref} для марша к {order.to} (4.8)",
+    )
+    record(text, None, kind="note", rule="4.11")
+    gone = [] if left.division.regiments else [giver.ref]
+    state = state.with_units([part] if gone else [part, left], gone)
+    return started(state, order, ex, out, text)
+
+
 def transfer_division(state: GameState, order: TransferDivision, rules: RuleSet) -> Done:
-    """A division leaves its corps in 1 turn and joins another in 1 more, if it fits its card."""
+    """A division leaves its corps in 1 turn, marches to the new corps' card if it is not on
+    it, and joins it in 1 more turn (4.11)."""
     [u] = named_units(state, (order.division,), order)
     members, old, to = [x for x in state if x.corps == order.to], order.unit, order.to
     if to == old or any(state.side_of(x.ref) != state.side_of(u.ref) for x in members):
@@ -136,11 +167,11 @@ def transfer_division(state: GameState, order: TransferDivision, rules: RuleSet)
             not members, f"{to} has no divisions", f"в {to} нет дивизий", "4.11"
         ):
             return cut_order(state, order, ex, [u], why)
-        cost = sum(float(rules.value("regrouping", k)) for k in ("transfer_out", "transfer_in"))
-        [new], _ = begin([replace(u, corps=None)], cost, [("division", str(to))], "4.11", rules)
+        cost = float(rules.value("regrouping", "transfer_out"))
+        plan = ("division", str(to))
+        [new], _ = begin([replace(u, corps=None)], cost, [plan], "4.11", rules)
+        if new.busy is None:  # out within this turn: what follows begins with the next
+            new = replace(new, busy=Busy(WHAT, 0.0, plan=plan))
         note = Text(f"{u.ref} out of {old}", f"{u.ref} выведена из {old}")
         record(note, None, kind="note", rule="4.11")
-        state = state.with_units([new])
-        if new.busy is None:
-            state, _ = join_corps(state, u.ref, ("division", str(to)), rules)
-        return started(state, order, ex, cost, Text(f"{u.ref}: {old} → {to}"))
+        return started(state.with_units([new]), order, ex, cost, Text(f"{u.ref}: {old} → {to}"))

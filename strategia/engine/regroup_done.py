@@ -7,7 +7,8 @@ from dataclasses import replace
 
 from strategia.core.i18n import Text
 from strategia.engine.capability import at_work
-from strategia.engine.cards import EPS, WHAT, Plan, card_length, card_why, unit_names
+from strategia.engine.cards import EPS, WHAT, Plan, card_length, card_why, pair_length, unit_names
+from strategia.engine.regiments import formed, march_to_join
 from strategia.engine.result import Result
 from strategia.engine.state import Busy, GameState, UnitState
 from strategia.explain.trace import explain, record
@@ -56,19 +57,73 @@ def _enter(state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet) -> tuple[
     return state.with_units([replace(state.unit(ref), corps=corps)]), Text(f"{ref}: {corps}")
 
 
+def _follow(state: GameState, ref: UnitRef, cost: float, plan: Plan, rules: RuleSet) -> GameState:
+    """Work that follows at the start of a turn: what the turn's time does not cover is left."""
+    u = state.unit(ref)
+    rest = round(max(cost - u.left, 0.0), 9)
+    return state.with_units([at_work(replace(u, spent=1.0), Busy(WHAT, rest, plan=plan), rules)])
+
+
+def out_of_corps(
+    state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet
+) -> tuple[GameState, Text]:
+    """A division out of its old corps (4.11): it takes a turn to join the new one if it stands
+    on its card, else it marches there first («then, where needed, a march (4.8)»)."""
+    u, corps = state.unit(ref), UnitRef.parse(plan[1])
+    members = [x for x in state if x.corps == corps and x.ref != ref]
+    card = card_length(len(members) + 1, rules)
+    cost = float(rules.value("regrouping", "transfer_in"))
+    if members and not card_why([*members, u], card, "4.11"):
+        text = Text(f"{ref} joins {corps}: {cost:g} turn", f"{ref} включается в {corps}: {cost:g}")
+        return _follow(state, ref, cost, ("division-in", str(corps)), rules), text
+    if members:
+        then = (WHAT, cost, "division-in", str(corps))
+        return march_to_join(state, ref, members, card, then, rules)
+    return join_corps(state, ref, plan, rules)
+
+
 def join_corps(
     state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet
 ) -> tuple[GameState, Text]:
+    """The division joins its new corps if it stands on its card; else it stays separate."""
     u, corps = state.unit(ref), UnitRef.parse(plan[1])
     members = [x for x in state if x.corps == corps and x.ref != ref]
-    if members and not card_why([*members, u], card_length(len(members) + 1, rules), "4.11"):
+    card = card_length(len(members) + 1, rules)
+    if members and not card_why([*members, u], card, "4.11"):
         return _enter(state, ref, plan, rules)
     text = Text(
-        f"{ref} does not fit {corps}'s card: it stays separate; a march (4.8) first",
-        f"{ref} не помещается на карточку {corps}: остается отдельной; нужен марш (4.8)",
+        f"{ref} does not fit {corps}'s card: it stays separate",
+        f"{ref} не помещается на карточку {corps}: остается отдельной",
     )
     record(text, None, kind="note", rule="4.11")
     return state, text
+
+
+def _regiment_march(
+    state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet
+) -> tuple[GameState, Text]:
+    """A regiment out of its division marches to its new one (4.11) to join it."""
+    to = UnitRef.parse(plan[1])
+    if to not in state.units:
+        return state, Text(f"{to} is gone: {ref} stays", f"{to} нет: {ref} остается")
+    then = (WHAT, float(rules.value("regrouping", "transfer_in")), "regiment-join", str(to))
+    return march_to_join(state, ref, [state.unit(to)], pair_length(rules), then, rules)
+
+
+def _regiment_joins(
+    state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet
+) -> tuple[GameState, Text]:
+    """The regiment, arrived, is taken into its new division (4.11)."""
+    to = UnitRef.parse(plan[1])
+    reg_unit = state.unit(ref)
+    if to not in state.units:
+        return state, Text(f"{to} is gone: {ref} stays", f"{to} нет: {ref} остается")
+    u = state.unit(to)
+    d, part = u.division, reg_unit.division
+    d = replace(d, line=(*d.line, *part.line), arm=(*d.arm, *part.arm))
+    text = Text(f"{ref} joins {to}", f"{ref} включен в {to}")
+    record(text, None, kind="note", rule="4.11")
+    return state.with_units([replace(u, division=d)], [ref]), text
 
 
 def _attach(state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet) -> tuple[GameState, Text]:
@@ -92,7 +147,16 @@ def _merged(state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet) -> tuple
     return state.with_units([replace(target, division=division)], [o.ref for o in there]), text
 
 
-_FINISH = {"corps": _enter, "merge": _merged, "regiment-in": _attach, "division": join_corps}
+_FINISH = {
+    "corps": _enter,
+    "merge": _merged,
+    "regiment-in": _attach,
+    "division": out_of_corps,
+    "division-in": join_corps,
+    "form-division": formed,
+    "regiment-march": _regiment_march,
+    "regiment-join": _regiment_joins,
+}
 
 
 def corps_check(state: GameState, rules: RuleSet) -> tuple[GameState, list[Text]]:
@@ -135,7 +199,7 @@ def complete(
     for ref, b in ending.items():
         if (finish := _FINISH.get(b.plan[0])) is None or ref not in state.units:
             continue
-        rule = "4.10" if b.plan[0] in ("corps", "merge") else "4.11"
+        rule = "4.10" if b.plan[0] in ("corps", "merge", "form-division") else "4.11"
         with explain(Text(f"{ref}: {WHAT} done", f"{ref}: перегруппировка"), rule=rule) as ex:
             state, outcome = finish(state, ref, b.plan, rules)
         results.append(Result(f"{ref} ({WHAT})", outcome, ex.freeze()))

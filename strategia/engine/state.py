@@ -36,9 +36,12 @@ class Busy:
     target: tuple[Cell, ...] = ()
     facing: Direction | None = None
     plan: tuple[Any, ...] = ()
+    then: tuple[Any, ...] = ()  # the work that follows this one (a march, then joining, 4.11)
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"what": self.what, "left": self.left}
+        if self.then:
+            d["then"] = [str(x) for x in self.then]
         if self.target:
             d["target"] = [str(c) for c in self.target]
         if self.facing is not None:
@@ -83,6 +86,11 @@ class UnitState:
             "facing": self.facing.key,
             "formation": self.formation.key,
             "strengths": [r.strength for r in self.division.regiments],
+            **(
+                {"size": self.division.size}
+                if self.division.size != len(self.division.regiments)
+                else {}
+            ),
             "spent": self.spent,
             "combat_capable": self.combat_capable,
         }

@@ -53,7 +53,6 @@ from strategia.rules.kinds import CommandKind, CorpsKind, DivisionKind, Formatio
 from strategia.theatre import terrain
 
 MEDIATOR = "mediator"
-COVER_DEPTH_KM = 20  # reconstructed: the seeds give no depth for the covering forces
 _CROSS = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=bool)
 _SQUARE = np.ones((3, 3), dtype=bool)
 _ROUGH = [terrain.Relief.FOREST, terrain.Relief.MOUNTAINS]
@@ -228,7 +227,7 @@ def _observe(
     state: GameState, rules: RuleSet, board: _Board, enemy: list[UnitState]
 ) -> tuple[list[Seen], np.ndarray]:
     """The enemy's covering counters (positions) and, at war, the counters in open zones."""
-    depth = float(rules.get("deployment", "cover_depth_km", default=COVER_DEPTH_KM))
+    depth = float(rules.value("deployment", "cover_depth_km"))
     band = board.foreign & (board.dist > 0) & (board.dist <= _cells_within(rules, depth))
     covering = {u.ref for u in enemy if band[_index(state, [u])].any()}
     cover = np.zeros_like(band)

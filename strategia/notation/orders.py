@@ -14,6 +14,8 @@
     51 а.д. огонь по дороге | по мосту 22,10    fire on road | on bridge; interdict (9.7c-d)
     свести 17 с.д., 18 с.д. в 5 с.к.     form 5 RC from 17 RD, 18 RD        a corps (4.10)
     слить 17 с.д., 18 с.д. в 17 с.д.     merge 17 RD, 18 RD into 17 RD      (4.10)
+    17 с.д. разделить на полки           17 RD split into regiments         regiments (4.9)
+    свести 1 с.п. 17 с.д., 2 с.п. 17 с.д. в 17 с.д.    form 17 RD from ...        (4.10)
     17 с.д. передать 2 с.п. в 18 с.д.    17 RD pass 2 RR to 18 RD           a regiment (4.11)
     1 с.к. передать 17 с.д. в 2 с.к.     1 RC pass 17 RD to 2 RC            a division (4.11)
 
@@ -191,6 +193,22 @@ class TransferDivision(Order):
     to: UnitRef
 
 
+@dataclass(frozen=True, slots=True, repr=False)
+class SplitDivision(Order):
+    """A division parts into its regiments, each a counter of its own (4.9, level 3)."""
+
+    unit: UnitRef
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class FormDivision(Order):
+    """Regiments on one 1x2 card, `unit` and `others`, brought into `division` (4.10, level 2)."""
+
+    unit: UnitRef
+    others: tuple[UnitRef, ...]
+    division: UnitRef
+
+
 # --- checks of orders that read well but cannot be meant -----------------------------------------
 
 Problem = tuple[str, type[NotationError], str, str | None] | None
@@ -343,6 +361,20 @@ FORMS: tuple[Form, ...] = (
         "merge {unit+others:divisions} into {into:division}",
         check=_merge_check,
         title=Text("merge divisions", "слить дивизии"),
+    ),
+    Form(
+        SplitDivision,
+        "4.9",
+        "{unit:division} разделить на полки",
+        "{unit:division} split into regiments",
+        title=Text("split into regiments", "разделить на полки"),
+    ),
+    Form(
+        FormDivision,
+        "4.10",
+        "свести {unit+others:regiments} в|во {division:new_division}",
+        "form {division:new_division} from {unit+others:regiments}",
+        title=Text("form a division of regiments", "свести полки в дивизию"),
     ),
     Form(
         TransferRegiment,

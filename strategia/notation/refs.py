@@ -29,7 +29,7 @@ from strategia.core.errors import (
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Lang, check_lang
 from strategia.core.vocab import norm
-from strategia.rules.kinds import CommandKind, CorpsKind, DivisionKind
+from strategia.rules.kinds import CommandKind, CorpsKind, DivisionKind, RegimentKind
 
 __all__ = [
     "AmbiguousNotationError",
@@ -90,14 +90,26 @@ def _unknown(err: UnknownNameError) -> str:
 
 @dataclass(frozen=True, slots=True)
 class UnitRef:
-    """A unit as the journal names it: a number and a division or corps type (None: an army)."""
+    """A unit as the journal names it: a number and a division, corps or front type (None: an
+    army); a regiment of a division adds its place among the division's regiments of its type:
+    `2 с.п. 17 с.д.` is the second rifle regiment of the 17th rifle division (4.9-4.11)."""
 
     number: int
     kind: UnitType = None
+    regiment: tuple[int, RegimentKind] | None = None
 
     def __post_init__(self) -> None:
         if self.number < 1:
             raise StrategiaError(f"unit number {self.number} is not positive")
+        if self.regiment is not None and (
+            not isinstance(self.kind, DivisionKind) or self.regiment[0] < 1
+        ):
+            raise StrategiaError(f"{self.regiment}: a regiment belongs to a division, from 1")
+
+    @property
+    def division(self) -> UnitRef:
+        """The division itself, or the division a regiment belongs to."""
+        return UnitRef(self.number, self.kind) if self.regiment is not None else self
 
     def __str__(self) -> str:
         return self.format()
@@ -106,7 +118,9 @@ class UnitRef:
         return f"UnitRef.parse({str(self)!r})"
 
     @property
-    def echelon(self) -> Literal["front", "army", "corps", "division"]:
+    def echelon(self) -> Literal["front", "army", "corps", "division", "regiment"]:
+        if self.regiment is not None:
+            return "regiment"
         if self.kind is None:
             return "army"
         if isinstance(self.kind, CommandKind):
@@ -114,11 +128,15 @@ class UnitRef:
         return "corps" if isinstance(self.kind, CorpsKind) else "division"
 
     def format(self, lang: Lang = "ru") -> str:
-        """`17 с.д.` (or `17 RD` in English); an army is `1 А`."""
+        """`17 с.д.` (or `17 RD` in English); an army is `1 А`; a regiment `2 с.п. 17 с.д.`."""
         en = check_lang(lang) == "en"
         if self.kind is None:
             return f"{self.number} {'A' if en else 'А'}"
-        return f"{self.number} {self.kind.en if en else self.kind.ru}"
+        text = f"{self.number} {self.kind.en if en else self.kind.ru}"
+        if self.regiment is not None:
+            n, k = self.regiment
+            text = f"{n} {k.en if en else k.ru} {text}"
+        return text
 
     @classmethod
     def parse(cls, text: str, context: NotationContext | None = None) -> UnitRef:
@@ -209,6 +227,7 @@ class _RawUnit(NamedTuple):
     name: str
     name_at: int
     kinds: tuple[UnitType, ...]
+    regiment: tuple[int, RegimentKind] | None = None
 
 
 _RawCell = tuple[Cell, int, int]  # the cell and the positions of its longitude and latitude
@@ -230,6 +249,12 @@ class _Reader(Cursor):
         name = self.text[start : self.pos].strip()
         if not name or norm(name) in _ARMY:
             return _RawUnit(number, at, name, start, () if not name else (None,))
+        if self.pos < len(self.text) and self.text[self.pos].isdigit():  # `2 с.п. 17 с.д.`
+            regiment: RegimentKind | None = None
+            with suppress(UnknownNameError):
+                regiment = RegimentKind.parse(name)
+            if regiment is not None:
+                return self.regiment_of(number, at, name, regiment)
         kinds: list[UnitType] = []
         with suppress(UnknownNameError):
             kinds.append(DivisionKind.parse(name))
@@ -242,6 +267,20 @@ class _Reader(Cursor):
             err = UnknownNameError("unit type", name, [*names, "А", "A"])
             raise self.error(InvalidNotationError, _unknown(err), _TYPES, at=start)
         return _RawUnit(number, at, name, start, tuple(kinds))
+
+    def regiment_of(self, number: int, at: int, name: str, kind: RegimentKind) -> _RawUnit:
+        """The division after a regiment's number and type: `2 с.п.` `17 с.д.`."""
+        parent = self.unit()
+        if parent.regiment is not None or not all(
+            isinstance(k, DivisionKind) for k in parent.kinds
+        ):
+            raise self.error(
+                IllegalNotationError,
+                f"{name} of {parent.number} {parent.name}: a regiment belongs to a division",
+                "a division, as in 2 с.п. 17 с.д.",
+                at=parent.name_at,
+            )
+        return parent._replace(regiment=(number, kind), at=at)
 
     def position(self) -> list[_RawCell]:
         """The cell after a dash, or the two cells after `между` / `between`."""
@@ -282,8 +321,8 @@ class _Reader(Cursor):
         units = context.known_units if context is not None else ()
         same_number = sorted({u for u in units if u.number == raw.number}, key=str)
         if raw.kinds:
-            refs = [UnitRef(raw.number, k) for k in raw.kinds]
-            found = [r for r in refs if r in units] if units else refs
+            refs = [UnitRef(raw.number, k, raw.regiment) for k in raw.kinds]
+            found = [r for r in refs if r in units or r.division in units] if units else refs
             if not found:
                 listed = " or ".join(map(str, refs))
                 expected = f"one of {', '.join(map(str, same_number))}" if same_number else None

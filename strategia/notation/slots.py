@@ -262,6 +262,8 @@ SLOTS: dict[str, SlotType] = {
     "division": UnitSlot(("division",)),
     "corps": UnitSlot(("corps",)),
     "new_corps": UnitSlot(("corps",), new=True),
+    "new_division": UnitSlot(("division",), new=True),
+    "regiments": UnitsSlot(("regiment",)),
     "units": UnitsSlot(),
     "divisions": UnitsSlot(("division",)),
     "echelons": EchelonsSlot(),

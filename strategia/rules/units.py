@@ -51,10 +51,17 @@ class Division:
     kind: DivisionKind
     line: tuple[Regiment, ...]
     arm: tuple[Regiment, ...] = ()
+    size: int = 0  # regiments of the whole division (0 when made: as many as it has)
+
+    def __post_init__(self) -> None:
+        if not self.size:
+            object.__setattr__(self, "size", len(self.line) + len(self.arm))
 
     def __repr__(self) -> str:
+        size = f", size={self.size}" if self.size != len(self.regiments) else ""
         return (
-            f"Division({self.number}, DivisionKind.{self.kind.name}, {self.line!r}, {self.arm!r})"
+            f"Division({self.number}, DivisionKind.{self.kind.name}, {self.line!r}, {self.arm!r}"
+            f"{size})"
         )
 
     def __str__(self) -> str:
@@ -67,9 +74,24 @@ class Division:
 
     @property
     def strength(self) -> float:
-        """Mean strength of the regiments (1.0 = full)."""
+        """What is left of a whole division, 1.0 = full: the regiments' strengths over the
+        regiments of the whole division (a detached regiment of a four-regiment division at
+        full strength is 0.25; a division that received a regiment may exceed 1)."""
         regs = self.regiments
-        return sum(r.strength for r in regs) / len(regs) if regs else 0.0
+        n = self.size or len(regs)
+        return sum(r.strength for r in regs) / n if n else 0.0
+
+    def part(self, indices: tuple[int, ...]) -> Division:
+        """The regiments at `indices` (of `regiments`) as a part of this division (4.9, 9.8c)."""
+        n = len(self.line)
+        line = tuple(self.regiments[i] for i in indices if i < n)
+        arm = tuple(self.regiments[i] for i in indices if i >= n)
+        return Division(self.number, self.kind, line, arm, self.size or len(self.regiments))
+
+    def regiment_index(self, n: int, kind: RegimentKind) -> int | None:
+        """The index (in `regiments`) of the `n`-th regiment of `kind`, if there is one."""
+        places = [i for i, r in enumerate(self.regiments) if r.kind is kind]
+        return places[n - 1] if 0 < n <= len(places) else None
 
     @property
     def destroyed(self) -> bool:
