@@ -31,7 +31,7 @@ from strategia.notation import (
 )
 from strategia.notation.grammar import Form
 from strategia.notation.template import Group, Item, Phrase, Slot, compile_template
-from strategia.rules.kinds import CorpsKind, DivisionKind, RegimentKind
+from strategia.rules.kinds import CorpsKind, DivisionKind, Formation, RegimentKind, RegimentsFacing
 
 
 def test_every_declared_order_has_one_handler_and_every_handler_a_form() -> None:
@@ -79,6 +79,8 @@ def _slot(kind: str) -> st.SearchStrategy[Any]:
             st.lists(_divisions, min_size=1, max_size=3).map(tuple), min_size=1, max_size=3
         ).map(tuple),
         "direction": st.sampled_from(list(Direction)),
+        "formation": st.sampled_from(list(Formation)),
+        "regiments_facing": st.sampled_from(list(RegimentsFacing)),
         "regiment": st.tuples(st.integers(1, 4), st.sampled_from([None, *RegimentKind])),
     }
     if kind.startswith("flag="):

@@ -16,7 +16,7 @@ from strategia.engine.battle import battle
 from strategia.engine.capability import at_work, carry_on
 from strategia.engine.columns import column_turn, march, transfer
 from strategia.engine.corps import corps_order
-from strategia.engine.facing import frontage, turn
+from strategia.engine.facing import frontage, reform, turn
 from strategia.engine.forces import stationary
 from strategia.engine.movement import move
 from strategia.engine.result import Cut, OrderError, Result
@@ -24,6 +24,7 @@ from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.explain.trace import explain
 from strategia.notation.orders import (
     Attack,
+    FaceRegiments,
     FormCorps,
     FormDivision,
     Frontage,
@@ -31,6 +32,7 @@ from strategia.notation.orders import (
     Merge,
     Move,
     Order,
+    Reform,
     SplitDivision,
     Strike,
     Transfer,
@@ -40,6 +42,7 @@ from strategia.notation.orders import (
 )
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.kinds import Formation, RegimentsFacing
 
 Handler = Callable[[GameState, Any, RuleSet], tuple[GameState, Result]]
 
@@ -56,6 +59,8 @@ HANDLERS: dict[type[Order], Handler] = {
     TransferRegiment: regroup.transfer_regiment,
     TransferDivision: regroup.transfer_division,
     SplitDivision: regiments.split,
+    Reform: reform,
+    FaceRegiments: reform,
     FormDivision: regiments.form_division,
 }
 BY_ONE_DIVISION = (  # never a corps' order
@@ -97,7 +102,7 @@ def apply(
     return handler(state, order, rules)
 
 
-MOVING = (Move, Turn, Frontage, March, Transfer)
+MOVING = (Move, Turn, Frontage, March, Transfer, Reform, FaceRegiments)
 
 
 def _held(state: GameState, order: Order, rules: RuleSet) -> tuple[GameState, Result]:
@@ -171,6 +176,10 @@ def _carry_on(u: UnitState, rules: RuleSet) -> UnitState:
         rest = round(max(float(b.then[1]) - new.left, 0.0), 9)
         work = Busy(str(b.then[0]), rest, plan=tuple(b.then[2:]))
         return at_work(replace(new, spent=1.0), work, rules)
+    if over and b.what == "reforming" and b.plan:
+        if b.plan[0] == "formation":
+            return replace(new, formation=Formation.from_key(str(b.plan[1])))
+        return replace(new, regiments=RegimentsFacing.from_key(str(b.plan[1])))
     if over and b.what == "turning" and b.facing is not None:
         return replace(new, facing=b.facing)
     if over and b.what in ("frontage", "crossing") and b.target:

@@ -13,7 +13,7 @@ from strategia.core.i18n import Text
 from strategia.engine.result import Cut, Result, cut
 from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.explain.trace import Trace, explain
-from strategia.notation.orders import Frontage, Turn
+from strategia.notation.orders import FaceRegiments, Frontage, Reform, Turn
 from strategia.rules import RuleSet
 from strategia.theatre import terrain
 from strategia.theatre.terrain import Relief
@@ -123,6 +123,50 @@ def turn(state: GameState, order: Turn, rules: RuleSet) -> tuple[GameState, Resu
         return state.with_units([new]), Result(
             order.format("ru"), where(new), ex.freeze(), tuple(cuts)
         )
+
+
+def reform(
+    state: GameState, order: Reform | FaceRegiments, rules: RuleSet
+) -> tuple[GameState, Result]:
+    """A division takes up a formation, or turns its regiments (9.6, level 2): the time the rule
+    data gives (`formations`)."""
+    u = state.unit(order.unit)
+    if isinstance(order, Reform):
+        what, key, new_key = "formation", "change_turns", order.formation.key
+        title = Text(
+            f"{u.ref}: formation {order.formation.en}", f"{u.ref}: построение {order.formation.ru}"
+        )
+        same = u.formation is order.formation
+    else:
+        what, key, new_key = "regiments", "regiments_turns", order.regiments.key
+        title = Text(
+            f"{u.ref}: regiments {order.regiments.en}", f"{u.ref}: полки {order.regiments.ru}"
+        )
+        same = u.regiments is order.regiments
+    with explain(title, rule="9.6", unit="turn") as ex:
+        why = None
+        if not rules.active("formations"):
+            why = Text(
+                "formations are a level-2 rule (9.6, tables 7-10)",
+                "построения — правило 2 уровня (9.6, таблицы 7-10)",
+            )
+        elif u.busy is not None or u.left <= 0:
+            why = Text(f"{u.ref} has no time this turn", f"у {u.ref} нет времени в этот ход")
+        elif same:
+            why = Text(f"{u.ref} already so", f"{u.ref} уже в таком построении")
+        if why is not None:
+            ex.set(0.0)
+            return state, Result(order.format("ru"), where(u), ex.freeze(), (Cut(why, "9.6"),))
+        cost = float(rules.value("formations", key))
+        new = _spend(u, cost, "reforming", None, (), ex)
+        if new.busy is None and isinstance(order, Reform):
+            new = replace(new, formation=order.formation)
+        elif new.busy is None and isinstance(order, FaceRegiments):
+            new = replace(new, regiments=order.regiments)
+        elif new.busy is not None:
+            new = replace(new, busy=replace(new.busy, plan=(what, new_key)))
+        ex.set(cost)
+        return state.with_units([new]), Result(order.format("ru"), where(new), ex.freeze())
 
 
 def _cannot_turn(state: GameState, u: UnitState) -> Text | None:

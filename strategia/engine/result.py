@@ -7,6 +7,7 @@ from typing import Any
 
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
+from strategia.engine.battle_record import BattleRecord
 from strategia.explain.trace import Step
 
 
@@ -38,6 +39,7 @@ class Result:
     outcome: Text  # what happened, in journal notation ("17 с.д. - 45,24")
     explanation: Step
     cuts: tuple[Cut, ...] = ()
+    battle: BattleRecord | None = None  # a battle's data, for its report
 
     @property
     def was_cut(self) -> bool:
@@ -47,12 +49,15 @@ class Result:
         return self.outcome(lang)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        d = {
             "order": self.order,
             "outcome": self.outcome.to_json(),
             "cuts": [c.to_json() for c in self.cuts],
             "explanation": self.explanation.to_json(),
         }
+        if self.battle is not None:
+            d["battle"] = self.battle.to_json()
+        return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Result:
@@ -61,4 +66,5 @@ class Result:
             outcome=Text.of(d["outcome"]),
             explanation=Step.from_json(d["explanation"]),
             cuts=tuple(Cut(Text.of(c["reason"]), c["rule"]) for c in d.get("cuts", ())),
+            battle=BattleRecord.from_json(d["battle"]) if "battle" in d else None,
         )

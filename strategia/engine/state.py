@@ -21,7 +21,7 @@ from strategia.core.i18n import Text
 from strategia.engine.forces import out_of_play
 from strategia.notation.refs import Placement, UnitRef
 from strategia.rules import RuleSet
-from strategia.rules.kinds import Formation
+from strategia.rules.kinds import Formation, RegimentsFacing
 from strategia.rules.units import Division
 from strategia.theatre import terrain
 from strategia.theatre.scenario import Scenario
@@ -61,6 +61,7 @@ class UnitState:
     cells: tuple[Cell, ...]  # the counter's squares, the leading one first
     facing: Direction
     formation: Formation = Formation.LINEAR
+    regiments: RegimentsFacing = RegimentsFacing.ENEMY  # 9.6: turned to the enemy or not
     corps: UnitRef | None = None
     spent: float = 0.0
     road_dropped: bool = False  # 4.3: a turn on a road drops the road for the rest of the move
@@ -85,6 +86,11 @@ class UnitState:
             "cells": [str(c) for c in self.cells],
             "facing": self.facing.key,
             "formation": self.formation.key,
+            **(
+                {"regiments": self.regiments.key}
+                if self.regiments is not RegimentsFacing.ENEMY
+                else {}
+            ),
             "strengths": [r.strength for r in self.division.regiments],
             **(
                 {"size": self.division.size}
@@ -328,6 +334,8 @@ def initial_state(
                     division=divisions[ref][1],
                     cells=footprint,
                     facing=facing,
+                    formation=p.formation or Formation.LINEAR,
+                    regiments=p.regiments or RegimentsFacing.ENEMY,
                     corps=corps_of.get(ref),
                 )
     return GameState(scenario=scenario, level=level, units=MappingProxyType(units))

@@ -14,6 +14,8 @@
     51 а.д. огонь по дороге | по мосту 22,10    fire on road | on bridge; interdict (9.7c-d)
     свести 17 с.д., 18 с.д. в 5 с.к.     form 5 RC from 17 RD, 18 RD        a corps (4.10)
     слить 17 с.д., 18 с.д. в 17 с.д.     merge 17 RD, 18 RD into 17 RD      (4.10)
+    17 с.д. построение опорное           17 RD formation supporting         formation (9.6)
+    17 с.д. полки к линии фронта         17 RD regiments towards the front line          (9.6)
     17 с.д. разделить на полки           17 RD split into regiments         regiments (4.9)
     свести 1 с.п. 17 с.д., 2 с.п. 17 с.д. в 17 с.д.    form 17 RD from ...        (4.10)
     17 с.д. передать 2 с.п. в 18 с.д.    17 RD pass 2 RR to 18 RD           a regiment (4.11)
@@ -34,7 +36,7 @@ from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Lang, Text
 from strategia.notation.grammar import Form, Grammar
 from strategia.notation.refs import NotationContext, UnitRef
-from strategia.rules.kinds import RegimentKind
+from strategia.rules.kinds import Formation, RegimentKind, RegimentsFacing
 
 Echelons = tuple[tuple[UnitRef, ...], ...]
 
@@ -191,6 +193,24 @@ class TransferDivision(Order):
     unit: UnitRef
     division: UnitRef
     to: UnitRef
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Reform(Order):
+    """A division takes up a formation (9.6): linear (three regiments abreast) or supporting (two
+    ahead, one behind); a corps' order goes to each of its divisions."""
+
+    unit: UnitRef
+    formation: Formation
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class FaceRegiments(Order):
+    """A division turns its line regiments towards the enemy or towards the front line (9.6,
+    tables 9-2 and 10*)."""
+
+    unit: UnitRef
+    regiments: RegimentsFacing
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -361,6 +381,21 @@ FORMS: tuple[Form, ...] = (
         "merge {unit+others:divisions} into {into:division}",
         check=_merge_check,
         title=Text("merge divisions", "слить дивизии"),
+    ),
+    Form(
+        Reform,
+        "9.6",
+        "{unit} построение {formation:formation}",
+        "{unit} formation {formation:formation}",
+        also=("{unit} перестроиться в {formation:formation}",),
+        title=Text("formation", "построение"),
+    ),
+    Form(
+        FaceRegiments,
+        "9.6",
+        "{unit} полки {regiments:regiments_facing}",
+        "{unit} regiments {regiments:regiments_facing}",
+        title=Text("turn the regiments", "развернуть полки"),
     ),
     Form(
         SplitDivision,

@@ -29,7 +29,14 @@ from strategia.core.errors import (
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Lang, check_lang
 from strategia.core.vocab import norm
-from strategia.rules.kinds import CommandKind, CorpsKind, DivisionKind, RegimentKind
+from strategia.rules.kinds import (
+    CommandKind,
+    CorpsKind,
+    DivisionKind,
+    Formation,
+    RegimentKind,
+    RegimentsFacing,
+)
 
 __all__ = [
     "AmbiguousNotationError",
@@ -75,6 +82,7 @@ _UNIT_DASH = re.compile(f"[{re.escape(DASHES)}]")
 _LOCATED = re.compile(r"(?:расположен[аоы]?|located)(?!\w)", re.IGNORECASE)
 _BETWEEN = re.compile(r"(?:между|between)(?!\w)", re.IGNORECASE)
 _AND = re.compile(r"(?:и|and)(?!\w)", re.IGNORECASE)
+_SEMICOLON = re.compile(";")
 _FACING = re.compile(r"(?:фронтом\s+на|facing)(?!\w)", re.IGNORECASE)
 _TYPE_END = re.compile(
     f"[0-9{re.escape(DASHES)}]"
@@ -150,11 +158,15 @@ class UnitRef:
 
 @dataclass(frozen=True, slots=True)
 class Placement:
-    """Where a unit stands: one cell, or two in one grid line it is spread between, and facing."""
+    """Where a unit stands: one cell, or two in one grid line it is spread between, and facing;
+    in a scenario's deployment, its formation and its regiments' facing too (9.6):
+    `17 с.д. - 45,22 фронтом на запад; построение опорное; полки к линии фронта`."""
 
     unit: UnitRef
     cells: tuple[Cell, ...]
     facing: Direction | None = None
+    formation: Formation | None = None
+    regiments: RegimentsFacing | None = None
 
     def __post_init__(self) -> None:
         if shape := _shape_problem(self.cells):
@@ -180,6 +192,12 @@ class Placement:
             text += f" {verb} между {self.cells[0]} и {self.cells[1]}"
         if self.facing is not None:
             text += f" facing {self.facing.en}" if en else f" фронтом на {self.facing.ru}"
+        if self.formation is not None:
+            text += (
+                f"; formation {self.formation.en}" if en else f"; построение {self.formation.ru}"
+            )
+        if self.regiments is not None:
+            text += f"; regiments {self.regiments.en}" if en else f"; полки {self.regiments.ru}"
         return text
 
     @classmethod
@@ -189,11 +207,12 @@ class Placement:
         raw = reader.unit()
         cells = reader.position()
         facing = reader.facing()
+        formation, regiments = reader.formation()
         unit = reader.resolve(raw, context)
         reader.check_cells(cells, context)
         if shape := _shape_problem(tuple(c for c, _, _ in cells)):
             raise reader.error(IllegalNotationError, shape[0], shape[1], at=cells[-1][1])
-        return cls(unit, tuple(c for c, _, _ in cells), facing)
+        return cls(unit, tuple(c for c, _, _ in cells), facing, formation, regiments)
 
 
 def parse_cell(text: str, context: NotationContext | None = None) -> Cell:
@@ -300,21 +319,49 @@ class _Reader(Cursor):
         raise self.error(InvalidNotationError, "no position after the unit", _POSITION)
 
     def facing(self) -> Direction | None:
-        """The direction after `фронтом на` / `facing`, which runs to the end, if any."""
+        """The direction after `фронтом на` / `facing`, which runs to `;` or the end, if any."""
         if not self.take(_FACING):
-            if not self.at_end():
+            if not self.at_end() and self.text[self.pos] != ";":
                 expected = "'фронтом на <direction>', 'facing <direction>' or the end"
                 raise self.error(InvalidNotationError, "unexpected text", expected)
             return None
         self.skip()
-        start, word = self.pos, self.text[self.pos :].strip()
+        end = self.text.find(";", self.pos)
+        end = len(self.text) if end < 0 else end
+        start, word = self.pos, self.text[self.pos : end].strip()
         if not word:
             raise self.error(InvalidNotationError, "no direction", _DIRECTIONS)
-        self.pos = len(self.text)
+        self.pos = end
         try:
             return Direction.parse(word)
         except UnknownNameError as err:
             raise self.error(InvalidNotationError, _unknown(err), _DIRECTIONS, start) from None
+
+    def formation(self) -> tuple[Formation | None, RegimentsFacing | None]:
+        """`; построение <formation>` and `; полки <facing>` (either language), if given."""
+        formation, regiments = None, None
+        while self.take(_SEMICOLON):
+            self.skip()
+            end = self.text.find(";", self.pos)
+            end = len(self.text) if end < 0 else end
+            part = self.text[self.pos : end].strip()
+            head, _, name = part.partition(" ")
+            at = self.pos
+            self.pos = end
+            try:
+                if norm(head) in ("построение", "formation"):
+                    formation = Formation.parse(name)
+                    continue
+                if norm(head) in ("полки", "regiments"):
+                    regiments = RegimentsFacing.parse(name)
+                    continue
+            except UnknownNameError as err:
+                raise self.error(InvalidNotationError, _unknown(err), None, at) from None
+            expected = "'; построение <formation>' or '; полки <facing>'"
+            raise self.error(InvalidNotationError, "unexpected text", expected, at)
+        if not self.at_end():
+            raise self.error(InvalidNotationError, "unexpected text", "';' or the end")
+        return formation, regiments
 
     def resolve(self, raw: _RawUnit, context: NotationContext | None) -> UnitRef:
         """The one unit `raw` names among the known units, if any are known."""

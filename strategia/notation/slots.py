@@ -20,9 +20,10 @@ from strategia.core.errors import (
 )
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Lang
+from strategia.core.vocab import Kind
 from strategia.notation.refs import NotationContext, UnitRef, parse_cell
 from strategia.notation.template import Phrase
-from strategia.rules.kinds import RegimentKind
+from strategia.rules.kinds import Formation, RegimentKind, RegimentsFacing
 
 
 class Fail(Exception):
@@ -255,6 +256,28 @@ class FlagSlot(SlotType):
         return self.phrase.write() if value else ""
 
 
+class VocabularySlot(SlotType):
+    """A name of a closed vocabulary (formations, the regiments' facing), in either language."""
+
+    def __init__(self, vocab: type[Kind], what: str) -> None:
+        self.vocab = vocab
+        self.what = what
+
+    def read(self, cur: Cursor, end: int, ctx: NotationContext | None) -> Any:
+        text, at = rest_of(cur, end)
+        names = ", ".join(f"{m.ru} / {m.en}" for m in self.vocab)
+        if not text:
+            raise InvalidNotationError(cur.text, f"no {self.what}", at + 1, names)
+        try:
+            return self.vocab.parse(text)
+        except UnknownNameError as e:
+            problem = str(e).partition(" (allowed: ")[0]
+            raise InvalidNotationError(cur.text, problem, at + 1, names) from None
+
+    def write(self, value: Any, lang: Lang) -> str:
+        return str(value.ru if lang == "ru" else value.en)
+
+
 SLOTS: dict[str, SlotType] = {
     "cell": CellSlot(),
     "cells": CellsSlot(),
@@ -268,5 +291,7 @@ SLOTS: dict[str, SlotType] = {
     "divisions": UnitsSlot(("division",)),
     "echelons": EchelonsSlot(),
     "direction": DirectionSlot(),
+    "formation": VocabularySlot(Formation, "formation"),
+    "regiments_facing": VocabularySlot(RegimentsFacing, "facing of the regiments"),
     "regiment": RegimentSlot(),
 }

@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from strategia.core.i18n import Text
-from strategia.explain.trace import Explained, Trace, explain, record
+from strategia.explain.trace import Explained, Trace, explain, quiet, record
 from strategia.rules import RuleSet
 from strategia.rules.kinds import Facing, Formation, RegimentKind, RegimentsFacing, Role
 from strategia.rules.schema import parse_pattern
-from strategia.rules.units import Division, Regiment
+from strategia.rules.units import Division, Regiment, composition, new_division
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,10 +147,39 @@ def rating(
         parts = contributions(division, rules, formation, facing, regiments_facing)
         derived = _round(sum(c.value for c in parts))
         full = _round(sum(c.per_unit for c in parts))
+        if _incomplete(division, rules):
+            with quiet():
+                whole = new_division(division.number, division.kind, rules)
+                full = _round(
+                    sum(
+                        c.per_unit
+                        for c in contributions(whole, rules, formation, facing, regiments_facing)
+                    )
+                )
+            ex.step(
+                Text(
+                    f"{len(division.regiments)} of its {len(whole.regiments)} regiments: "
+                    f"the whole division at full strength derives {full:g}",
+                    f"полков {len(division.regiments)} из {len(whole.regiments)}: "
+                    f"вся дивизия полной численности — {full:g}",
+                ),
+                kind="note",
+                rule="9.6",
+            )
         ex.step(Text("derived from the regiments", "по полкам"), derived, rule="9.6")
         result = _calibrate(division, rules, ex, row, facing, derived, full)
         ex.set(result)
         return ex.explained(result)
+
+
+def _incomplete(division: Division, rules: RuleSet) -> bool:
+    """Whether the division has other regiments than table 1 gives its kind (a part of it, or
+    one that passed or received a regiment, 4.9-4.11)."""
+    line, arm = composition(division.kind, rules)
+    return (tuple(r.kind for r in division.line), tuple(r.kind for r in division.arm)) != (
+        line,
+        arm,
+    )
 
 
 def contributions(
@@ -309,7 +338,6 @@ class CheckRow:
 def derivation_check(rules: RuleSet) -> list[CheckRow]:
     """Every printed division rating of tables 8, 9-1, 9-2 and 10 against its derivation."""
     from strategia.rules.kinds import DivisionKind
-    from strategia.rules.units import new_division
 
     rules = rules.at_level(max(rules.level, 2))
     rows: list[CheckRow] = []
