@@ -55,7 +55,9 @@ def strength(state: GameState, text: str) -> float:
 
 def losses(result_expl: Step) -> dict[str, float]:
     (group,) = [s for s in result_expl.children if s.label.en == "Losses"]
-    return {s.label.en.split(" loses")[0]: float(s.value) for s in group.children}  # type: ignore[arg-type]
+    return {
+        s.label.en.split(" loses")[0]: float(s.value) for s in group.children if s.value is not None
+    }  # type: ignore[arg-type]
 
 
 # --- the loss rule worked by hand ---------------------------------------------------------------
@@ -356,15 +358,18 @@ def test_strike_on_a_town_and_a_fortress() -> None:
 
 
 def test_range_and_efficiency_by_level() -> None:
-    assert in_range(Cell(1, 1), Cell(4, 3), R[1]) and not in_range(Cell(1, 1), Cell(4, 4), R[1])
+    # 9.7a: table 2's distance: (3,1) is 3.16 cells, rounded 3: 30 km; (3,2) 3.6 -> 3.5: 35 km
+    assert in_range(Cell(1, 1), Cell(4, 2), R[1]) and not in_range(Cell(1, 1), Cell(4, 3), R[1])
     assert not in_range(Cell(1, 1), Cell(5, 1), R[1])
     assert efficiency(Cell(1, 1), Cell(1, 1), R[1]) == 1.0
     assert efficiency(Cell(1, 1), Cell(1, 1), R[2]) == pytest.approx(1.2)
     assert efficiency(Cell(1, 1), Cell(3, 2), R[2]) == pytest.approx(0.80)
     assert efficiency(Cell(1, 1), Cell(4, 1), R[3]) == pytest.approx((-900 / 15 - 10 + 120) / 100)
     st = board(["51 а.д. - 2,3 фронтом на восток"], ["101 с.д. - 7,3"], level=2)
-    new, res = apply(st, parse_order("51 а.д. огонь по 7,3", st), R[2])
-    assert new == st and "beyond 30 km" in res.cuts[0].reason.en
+    with pytest.raises(
+        OrderError, match="7,3 is 50 km from 51 а.д. at 2,3; artillery fires at most 30 km"
+    ):
+        apply(st, parse_order("51 а.д. огонь по 7,3", st), R[2])
 
 
 def test_no_fire_on_units_in_contact_9_7b() -> None:
@@ -379,7 +384,8 @@ def test_no_fire_on_units_in_contact_9_7b() -> None:
     new, res = apply(st2, parse_order("51 а.д. огонь по 7,3", st2), R[2])
     assert new == st2 and "asks again" in res.cuts[0].reason.en
     new, res = apply(st2, parse_order("51 а.д. огонь по 7,3 (подтверждено)", st2), R[2])
-    assert strength(new, "101 с.д.") < 1 and strength(new, "1 с.д.") < 1  # both sides hit
+    # the target cell is hit, whoever is in it; 1 с.д. beside it is not (9.7b)
+    assert strength(new, "101 с.д.") < 1 and strength(new, "1 с.д.") == 1
 
 
 def test_road_and_bridge_strikes_close_them_9_7c() -> None:

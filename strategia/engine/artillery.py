@@ -9,7 +9,6 @@ confirmed order hits both sides.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 from strategia.core.geometry import Cell
@@ -21,6 +20,7 @@ from strategia.explain.trace import Trace, explain, record
 from strategia.notation.orders import Strike
 from strategia.notation.refs import Placement
 from strategia.rules import RuleSet
+from strategia.rules.distances import table_distance
 from strategia.rules.kinds import DivisionKind
 from strategia.theatre import terrain
 from strategia.theatre.terrain import Relief
@@ -34,13 +34,16 @@ SURVIVE = {
 }
 
 
+def distance_km(firer: Cell, target: Cell, rules: RuleSet) -> float:
+    """The distance in km as table 2 gives it: cells apart (Euclidean, rounded) × the cell."""
+    dx, dy = firer.offset(target)
+    return table_distance(dx, dy, rules) * float(rules.value("scale", "cell_km"))
+
+
 def in_range(firer: Cell, target: Cell, rules: RuleSet) -> bool:
-    """Within 30 km along each axis, as table 11 reads (its +30/+30 corner is out of range)."""
-    km = float(rules.value("artillery", "range_km"))
-    cell = float(rules.value("scale", "cell_km"))
-    n = math.floor(km / cell + 1e-9)
-    dx, dy = (abs(v) for v in firer.offset(target))
-    return dx <= n and dy <= n and not (dx == n and dy == n)
+    """9.7a: «no further than 30 km»: the distance of table 2, not each axis (a shot 3 cells
+    along and 2 across is 35 km: out of range)."""
+    return distance_km(firer, target, rules) <= float(rules.value("artillery", "range_km")) + 1e-9
 
 
 def efficiency(firer: Cell, target: Cell, rules: RuleSet) -> float:
@@ -82,12 +85,15 @@ def loss_share(state: GameState, firer: Cell, target: Cell, rules: RuleSet) -> f
     return min(1.0, round(lost * eff, 6))
 
 
-def _in_contact(state: GameState, u: UnitState) -> list[UnitState]:
+def _in_contact(state: GameState, u: UnitState, gun: UnitState) -> list[UnitState]:
+    """The enemy's units in contact with `u` (beside it), the firing battery not counted: it is
+    not «our troops in contact» with its own target (9.7b)."""
     side = state.side_of(u.ref)
     return [
         o
         for o in state.units.values()
         if state.side_of(o.ref) != side
+        and o.ref != gun.ref
         and min(a.chebyshev(b) for a in o.cells for b in u.cells) <= 1
     ]
 
@@ -101,19 +107,25 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
     title = Text(
         f"{gun.ref} fires on {order.target} ({order.kind})", f"{gun.ref}: огонь по {order.target}"
     )
+    if not in_range(gun.cell, order.target, rules):
+        km, most = distance_km(gun.cell, order.target, rules), rules.value("artillery", "range_km")
+        raise OrderError(
+            f"{order}: {order.target} is {km:g} km from {gun.ref} at {gun.cell}; "
+            f"artillery fires at most {most} km (9.7a)"
+        )
     with explain(title, rule="9.7") as ex:
+        ex.step(
+            Text("distance (table 2)", "дальность (таблица 2)"),
+            distance_km(gun.cell, order.target, rules),
+            unit="km",
+            rule="9.7a",
+        )
         why = None
         if gun.busy is not None or gun.left <= 0 or not gun.combat_capable:
             why = cut(
                 "9.7",
                 f"{gun.ref} cannot fire this turn",
                 f"{gun.ref} не может вести огонь в этот ход",
-            )
-        elif not in_range(gun.cell, order.target, rules):
-            why = cut(
-                "9.7a",
-                f"{order.target} is beyond 30 km of {gun.cell}",
-                f"{order.target} дальше 30 км от {gun.cell}",
             )
         if why is not None:
             return _nothing(state, order, gun, ex, [why])
@@ -149,7 +161,10 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
                 [cut("9.7", f"no enemy in {order.target}", f"в {order.target} нет противника")],
             )
         contact = {
-            o.ref: o for t in targets for o in _in_contact(state, t) if state.side_of(o.ref) == side
+            o.ref: o
+            for t in targets
+            for o in _in_contact(state, t, gun)
+            if state.side_of(o.ref) == side
         }
         if contact:
             why = None
@@ -176,12 +191,14 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
                 kind="note",
                 rule="9.7b",
             )
-            targets += list(contact.values())
+            targets = [u for u in state.occupants(order.target) if u.ref != gun.ref]
         changed: list[UnitState] = []
         gone = []
+        lost = 0.0
         for t in targets:
-            here = share if t.cell == order.target else loss_share(state, gun.cell, t.cell, rules)
+            here = share
             after = weaken(t, here, rules, state)
+            lost += t.division.strength - (after.division.strength if after is not None else 0.0)
             ex.step(
                 Text(
                     f"{t.ref} loses {here:.0%}" + (" — destroyed" if after is None else ""),
@@ -194,9 +211,10 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
                 gone.append(t.ref)
             else:
                 changed.append(after)
-        new = state.with_units([*changed, replace(gun, spent=1.0)], gone)
+        fired = next((c for c in changed if c.ref == gun.ref), gun)
+        changed = [c for c in changed if c.ref != gun.ref]
+        new = state.with_units([*changed, replace(fired, spent=1.0)], gone)
         ex.set(share)
-        lost = sum(t.division.strength for t in targets) * share
         outcome = Text(
             f"strike on {order.target}: losses {lost:.2g} divisions",
             f"удар по {order.target}: потери {lost:.2g} дивизии",

@@ -8,37 +8,24 @@ and the next enters (9.8c), until the turn is over.
 
 from __future__ import annotations
 
+import itertools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
+from strategia.engine.battle_record import Pursuit
+from strategia.engine.costs import ReachRequest, radius, reach_many
+from strategia.engine.fighters import Fighter
 from strategia.engine.losses import cut_transfer
+from strategia.engine.movement import FASTEST_KM, _blocked, unit_costs
 from strategia.engine.result import Cut, cut
 from strategia.engine.state import GameState, UnitState
 from strategia.explain.trace import Trace, explain, record
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
 from strategia.theatre import terrain
-from strategia.theatre.terrain import Relief
-
-
-@dataclass
-class Fighter:
-    """A division in the battle: its rating, the multipliers on it, what it has lost."""
-
-    unit: UnitState
-    rating: float
-    factor: float
-    lost: float = 0.0  # effective rating lost
-
-    @property
-    def effective(self) -> float:
-        return self.rating * self.factor
-
-    @property
-    def left(self) -> float:
-        return max(0.0, self.effective - self.lost)
+from strategia.theatre.terrain import RELIEF_TERRAIN_KEY, Relief
 
 
 def exchange(
@@ -47,8 +34,9 @@ def exchange(
     a_support: float,
     d_support: float,
     rules: RuleSet,
-) -> None:
-    """The reconstructed loss rule, round by round (loss_rule, 9.8c); fighters' `lost` is set."""
+) -> tuple[int, float]:
+    """The reconstructed loss rule, round by round (loss_rule, 9.8c); fighters' `lost` is set.
+    The rounds fought and the share of the turn the battle lasted."""
     k = float(rules.value("loss_rule", "exchange"))
     with explain(Text("Exchange of losses", "Обмен потерями"), rule="9.8c", unit="turn") as g:
         time_left, ai, di, n = 1.0, 0, 0, 0
@@ -127,6 +115,7 @@ def exchange(
                 )
                 ai += 1
         g.set(round(1.0 - time_left, 6))
+    return n, round(1.0 - time_left, 6)
 
 
 def _spread(echelon: list[Fighter], loss: float) -> None:
@@ -145,52 +134,54 @@ def losses(
     d: list[list[Fighter]],
     target: Cell,
     rules: RuleSet,
-    ex: Trace,
-) -> tuple[GameState, Text]:
-    """Each fighter loses the share of its effective rating it lost, from every regiment."""
+) -> tuple[GameState, str, Text]:
+    """Each fighter loses the share of its effective rating it lost, from every regiment it
+    fought with (a division fighting in parts loses by part); the state, and the outcome."""
     floor = float(rules.value("loss_rule", "destroyed_below"))
-    changed: list[UnitState] = []
-    gone: list[UnitRef] = []
+    strengths: dict[UnitRef, list[float]] = {}
+    units: dict[UnitRef, UnitState] = {}
     with explain(Text("Losses", "Потери"), rule="9.8c") as g:
         for f in [f for e in a + d for f in e]:
             share = f.lost / f.effective if f.effective > 0 else 0.0
             if share <= 0:
                 continue
-            keep = 1.0 - share
-            div = f.unit.division.with_strengths(
-                tuple(round(r.strength * keep, 6) for r in f.unit.division.regiments)
-            )
-            parts = ", ".join(f"{r.kind.ru} {r.strength:.2f}" for r in div.regiments)
-            destroyed = div.strength < floor
-            label = Text(
-                f"{f.unit.ref} loses {share:.0%}: {parts}" + (" — destroyed" if destroyed else ""),
-                f"{f.unit.ref} теряет {share:.0%}: {parts}"
-                + (" — уничтожена" if destroyed else ""),
-            )
+            u = f.unit
+            units[u.ref] = u
+            now = strengths.setdefault(u.ref, [r.strength for r in u.division.regiments])
+            idx = f.member.part if f.member.part is not None else range(len(now))
+            for i in idx:
+                now[i] = round(now[i] * (1.0 - share), 6)
+            who = f"{u.ref}" + (f" ({', '.join(f.member.regiments)})" if f.member.part else "")
+            label = Text(f"{who} loses {share:.0%}", f"{who} теряет {share:.0%}")
             g.step(label, round(share, 6), rule="9.8c")
-            if destroyed:
-                gone.append(f.unit.ref)
-            else:
-                u = replace(f.unit, division=div)
-                if u.busy is not None and u.busy.what == "transfer":
-                    u = cut_transfer(state, u, rules)
-                changed.append(u)
+        changed: list[UnitState] = []
+        gone: list[UnitRef] = []
+        for ref, now in strengths.items():
+            u = units[ref]
+            div = u.division.with_strengths(tuple(now))
+            if div.strength < floor:
+                gone.append(ref)
+                g.step(Text(f"{ref} destroyed", f"{ref} уничтожена"), kind="note", rule="9.8c")
+                continue
+            u = replace(u, division=div)
+            if u.busy is not None and u.busy.what == "transfer":
+                u = cut_transfer(state, u, rules)
+            changed.append(u)
     state = state.with_units(changed, gone)
     d_left = sum(f.left for e in d for f in e)
     a_left = sum(f.left for e in a for f in e)
     if not any(u.ref not in gone for u in state.occupants(target)) and d_left <= 1e-9:
-        state = pursue(
-            state, [f.unit for e in a for f in e if f.unit.ref not in gone], target, rules, ex
-        )
-        return state, Text(
+        text = Text(
             f"{target} taken; the defender destroyed", f"{target} взят; обороняющийся уничтожен"
         )
+        return state, "taken", text
     if a_left <= 1e-9:
-        return state, Text(
+        text = Text(
             f"the attack on {target} is beaten off; the attacker destroyed",
             f"атака на {target} отбита; наступающий уничтожен",
         )
-    return state, Text(f"{target} holds", f"{target} удержан")
+        return state, "beaten_off", text
+    return state, "held", Text(f"{target} holds", f"{target} удержан")
 
 
 def retreat(
@@ -253,50 +244,65 @@ def retreat(
 
 
 def pursue(
-    state: GameState, attackers: list[UnitState], target: Cell, rules: RuleSet, ex: Trace
-) -> GameState:
-    """The attacker may advance, the same turn, up to 2/3 of its greatest move there (9.8a)."""
-    if not attackers or state.occupants(target):
-        return state
-    lead = max(attackers, key=lambda u: u.division.strength)
-    relief = Relief(
-        int(
-            terrain.relief_at_level(state.theatre, state.level)[
-                terrain.index(state.theatre, target)
-            ]
-        )
-    )
-    row = terrain.RELIEF_TERRAIN_KEY[relief]
-    speed = (
-        rules.value("movement", row, lead.division.kind.key)
-        if row in rules.entry("movement").rows
-        else 0
-    )
-    km = float(speed) if not isinstance(speed, str) else 0.0
+    state: GameState,
+    attackers: list[UnitState],
+    vacated: Cell,
+    goal: Cell | None,
+    rules: RuleSet,
+) -> tuple[GameState, tuple[Pursuit, ...]]:
+    """9.8a: after the defender's retreat, each attacking division may advance the same turn «no
+    further than 2/3 of the greatest move for its arm in that ground»: along its cheapest path
+    towards `goal` (the order's, else the vacated cell), into and beyond the vacated cell, as far
+    as 2/3 of a turn's movement takes it. The strongest goes first; no two end on one cell."""
     share = float(rules.value("battle", "pursuit_share"))
-    reach_km = km * share
-    step_km = float(rules.value("scale", "cell_km")) * lead.cell.km(target) / 10.0
-    if reach_km + 1e-9 < step_km:
-        record(
-            Text(
-                f"{lead.ref} may advance {reach_km:.3g} km: not as far as {target}",
-                f"{lead.ref} может продвинуться на {reach_km:.3g} км: не до {target}",
-            ),
-            round(reach_km, 3),
-            unit="km",
-            rule="9.8a",
-        )
-        return state
-    record(
-        Text(
-            f"{lead.ref} advances into {target} ({reach_km:.3g} km allowed)",
-            f"{lead.ref} занимает {target} (до {reach_km:.3g} км)",
-        ),
-        round(reach_km, 3),
-        unit="km",
-        rule="9.8a",
-    )
-    return state.with_units([replace(state.unit(lead.ref), cells=(target,))])
+    goal = goal or vacated
+    cell_km = float(rules.value("scale", "cell_km"))
+    out: list[Pursuit] = []
+    label = Text(f"Pursuit towards {goal}", f"Преследование к {goal}")
+    with explain(label, rule="9.8a") as g:
+        for first in sorted(attackers, key=lambda x: -x.division.strength):
+            if first.ref not in state.units:
+                continue
+            u = state.unit(first.ref)
+            speed = _speed_in(state, u, vacated, rules)
+            limit_km = round(share * speed, 2)
+            costs = unit_costs(state, u, rules, "forward")
+            req = ReachRequest(u.cell, costs, tuple(range(8)), share, None)
+            r = reach_many([req], _blocked(state), radius(share, FASTEST_KM))[0]
+            path = r.path_to(goal) if r.reachable(goal) else []
+            if not path:
+                cells = r.cells() or [u.cell]
+                best = min(cells, key=lambda c: (c.km(goal), r.cost_to(c)))
+                path = r.path_to(best) or [u.cell]
+            end = path[-1]
+            taken = round(sum(a.km(b, cell_km) for a, b in itertools.pairwise(path)), 3)
+            g.step(
+                Text(
+                    f"{u.ref}: may advance {limit_km:g} km (2/3 of {speed:g}); "
+                    f"advances {taken:g} km to {end}",
+                    f"{u.ref}: может продвинуться на {limit_km:g} км (2/3 от {speed:g}); "
+                    f"продвигается на {taken:g} км в {end}",
+                ),
+                taken,
+                unit="km",
+                rule="9.8a",
+            )
+            if end != u.cell:
+                state = state.with_units([replace(u, cells=(end,))])
+            out.append(Pursuit(str(u.ref), limit_km, taken, str(end)))
+    return state, tuple(out)
+
+
+def _speed_in(state: GameState, u: UnitState, cell: Cell, rules: RuleSet) -> float:
+    """Table 4's speed for the unit's arm in the ground of `cell` (0 where it may not go)."""
+    ds = state.theatre
+    relief = Relief(int(terrain.relief_at_level(ds, state.level)[terrain.index(ds, cell)]))
+    row = RELIEF_TERRAIN_KEY[relief]
+    if row not in rules.entry("movement").rows or not rules.active("movement", row):
+        return 0.0
+    col = u.division.kind.key if u.division.kind.key != "fortress" else "rifle"
+    v = rules.value("movement", row, col)
+    return 0.0 if isinstance(v, str) else float(v)
 
 
 def spend(state: GameState, attackers: list[UnitState], rules: RuleSet) -> GameState:
@@ -307,4 +313,4 @@ def spend(state: GameState, attackers: list[UnitState], rules: RuleSet) -> GameS
     )
 
 
-__all__ = ["Fighter", "exchange", "losses", "pursue", "retreat", "spend"]
+__all__ = ["exchange", "losses", "pursue", "retreat", "spend"]

@@ -125,6 +125,8 @@ def new_day(state: GameState, rules: RuleSet) -> tuple[GameState, list[Result]]:
     state = replace(
         state,
         turn=state.turn + 1,
+        engaged=frozenset(),
+        committed=frozenset(),
         interdictions=tuple(f for f in state.interdictions if f.turn + 1 >= state.turn + 1),
         closures=tuple(c for c in state.closures if c.until_turn >= state.turn + 1),
     )

@@ -144,6 +144,8 @@ class GameState:
     at_war: bool = False
     wars: frozenset[tuple[str, str]] = frozenset()  # pairs of state codes at war (9.1)
     interdictions: tuple[Interdiction, ...] = ()
+    engaged: frozenset[UnitRef] = frozenset()  # attacked this turn (9.8c: cannot support)
+    committed: frozenset[UnitRef] = frozenset()  # supporting a battle this turn (9.8c)
 
     def at_war_between(self, a: str, b: str) -> bool:
         return tuple(sorted((a, b))) in self.wars

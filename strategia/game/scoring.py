@@ -26,41 +26,70 @@ def strength_of(state: GameState, side: str, rules: RuleSet) -> float:
     return round(total, 6)
 
 
+def enemies_at_war(state: GameState, side: str) -> list[str]:
+    """The sides at war with `side` (9.1): a state of each is at war with a state of the other."""
+    codes = {s.code: s.side for s in state.scenario.states}
+    mine = [c for c, sd in codes.items() if sd == side]
+    out = []
+    for other in dict.fromkeys(sd for sd in codes.values() if sd != side):
+        theirs = [c for c, sd in codes.items() if sd == other]
+        if any(state.at_war_between(a, b) for a in mine for b in theirs):
+            out.append(other)
+    return out
+
+
+_PLACES = {
+    "cells": ("enemy cells held", "занятых клеток противника", "per_cell"),
+    "cities": ("enemy cities held", "занятых городов противника", "per_city"),
+    "capitals": ("enemy capitals held", "занятых столиц противника", "per_capital"),
+    "fortresses": ("enemy fortresses held", "занятых крепостей противника", "per_fortress"),
+}
+
+
 def score(
     start: GameState, now: GameState, side: str, rules: RuleSet, penalties: float = 0.0
 ) -> Explained[float]:
-    """A side's score with its breakdown."""
+    """A side's score with its breakdown: the balance of forces against the sides it is at war
+    with (a neutral scores nothing for other sides' battles), their ground it holds, and the
+    penalties of 9.3."""
     with explain(Text(f"Score of {side}", f"Очки стороны {side}"), rule="1.1", unit="pts") as ex:
-        enemies = {s.side for s in now.scenario.states if s.side != side}
+        enemies = enemies_at_war(now, side)
         with explain(Text("balance of forces", "соотношение сил"), rule="1.1", unit="pts") as g:
             own_lost = strength_of(start, side, rules) - strength_of(now, side, rules)
-            enemy_lost = sum(
-                strength_of(start, e, rules) - strength_of(now, e, rules) for e in enemies
-            )
-            g.step(
-                Text("enemy rating destroyed", "уничтожено рейтинга противника"),
-                round(enemy_lost, 4),
-                rule="9.6",
-            )
             g.step(
                 Text("own rating lost", "потеряно своего рейтинга"), round(own_lost, 4), rule="9.6"
             )
-            balance = enemy_lost * float(
-                rules.value("scoring", "per_enemy_rating")
-            ) + own_lost * float(rules.value("scoring", "per_own_rating"))
+            enemy_lost = 0.0
+            for e in enemies:
+                lost = strength_of(start, e, rules) - strength_of(now, e, rules)
+                enemy_lost += lost
+                g.step(
+                    Text(f"rating of {e} destroyed", f"уничтожено рейтинга стороны {e}"),
+                    round(lost, 4),
+                    rule="9.6",
+                )
+            if not enemies:
+                g.step(
+                    Text("at war with no one: nothing to score", "войны нет: очков нет"),
+                    kind="note",
+                    rule="9.1",
+                )
+            per_enemy = float(rules.value("scoring", "per_enemy_rating"))
+            per_own = float(rules.value("scoring", "per_own_rating"))
+            balance = enemy_lost * per_enemy + own_lost * per_own if enemies else 0.0
             g.set(round(balance, 2))
         with explain(Text("territory held", "занятая территория"), rule="1.1", unit="pts") as g:
             ds = now.theatre
             codes = [s.code for s in now.scenario.states]
             sides_of = {s.code: s.side for s in now.scenario.states}
             held = {c for u in now.units.values() if now.side_of(u.ref) == side for c in u.cells}
-            counts = {"cells": 0, "cities": 0, "capitals": 0, "fortresses": 0}
+            counts = dict.fromkeys(_PLACES, 0)
             for c in held:
                 if not terrain.on_map(ds, c):
                     continue
                 i, j = terrain.index(ds, c)
                 k = int(ds["state"].values[i, j])
-                if not k or sides_of[codes[k - 1]] == side:
+                if not k or sides_of[codes[k - 1]] not in enemies:
                     continue
                 counts["cells"] += 1
                 settlement = int(ds["settlement"].values[i, j])
@@ -68,13 +97,8 @@ def score(
                 counts["cities"] += settlement == 1
                 counts["fortresses"] += bool(ds["fortress"].values[i, j])
             points = 0.0
-            for what, key in (
-                ("cells", "per_cell"),
-                ("cities", "per_city"),
-                ("capitals", "per_capital"),
-                ("fortresses", "per_fortress"),
-            ):
-                g.step(Text(f"enemy {what} held", f"занято: {what}"), counts[what], rule="1.1")
+            for what, (en, ru, key) in _PLACES.items():
+                g.step(Text(en, ru), counts[what], rule="1.1")
                 points += counts[what] * float(rules.value("scoring", key))
             g.set(points)
         ex.step(Text("penalties (9.3)", "штрафы (9.3)"), -penalties, unit="pts", rule="9.3")

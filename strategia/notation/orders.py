@@ -9,7 +9,8 @@
     17 с.д. переброска в 57,28           17 RD transfer to 57,28            by rail (4.5)
     17 с.д. растянуть на 45,26           17 RD extend to 45,26              frontage (4.6)
     17 с.д. сжать на 45,25               17 RD contract to 45,25
-    удар по 45,23: 17 с.д.; 18 с.д. при поддержке 51 а.д. // оборона: 101 с.д.   a blow (9.8)
+    удар по 45,23: 17 с.д.; 18 с.д. при поддержке 51 а.д. [преследование до 47,23]
+        // оборона: 1 с.п. 101 с.д.; 102 с.д.   a blow (9.8), pursuit (9.8a), echelons (9.8c)
     51 а.д. огонь по 22,10 [(подтверждено)]     51 AD fire on 22,10 [(confirmed)]    (9.7)
     51 а.д. огонь по дороге | по мосту 22,10    fire on road | on bridge; interdict (9.7c-d)
     свести 17 с.д., 18 с.д. в 5 с.к.     form 5 RC from 17 RD, 18 RD        a corps (4.10)
@@ -129,6 +130,7 @@ class Attack(Order):
     echelons: Echelons
     support: tuple[UnitRef, ...] = ()
     defence: Defence | None = None
+    pursue: Cell | None = None  # how far to pursue a retreating defender (9.8a)
 
     @property
     def unit(self) -> UnitRef:
@@ -322,8 +324,10 @@ FORMS: tuple[Form, ...] = (
     Form(
         Attack,
         "9.8",
-        f"удар по {{target:cell}} : {{echelons:echelons}} {_SUPPORT[0]} [// {{defence:Defence}}]",
-        f"attack {{target:cell}} : {{echelons:echelons}} {_SUPPORT[1]} [// {{defence:Defence}}]",
+        f"удар по {{target:cell}} : {{echelons:echelons}} {_SUPPORT[0]} "
+        "[преследование до {pursue:cell}] [// {defence:Defence}]",
+        f"attack {{target:cell}} : {{echelons:echelons}} {_SUPPORT[1]} "
+        "[pursue to {pursue:cell}] [// {defence:Defence}]",
         title=Text("attack", "удар"),
     ),
     Form(
