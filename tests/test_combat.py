@@ -238,8 +238,11 @@ def test_not_adjacent_and_no_enemy() -> None:
     st = board(["1 с.д. - 4,3 фронтом на восток"], ["101 с.д. - 7,3"], level=2)
     _, res = apply(st, parse_order("удар по 7,3: 1 с.д.", st), R[2])
     assert "is not beside 7,3" in res.cuts[0].reason.en
-    with pytest.raises(OrderError, match="no enemy in 5,3"):
-        apply(st, parse_order("удар по 5,3: 1 с.д.", st), R[2])
+    # a blow on an empty cell is a move into it (1.6: no free probing); the mediator sees why
+    new, res = apply(st, parse_order("удар по 5,3: 1 с.д.", st), R[2])
+    assert new.unit(ref("1 с.д.")).cell == Cell(5, 3)
+    assert "no enemy in 5,3: the attack is carried out as a move" in res.cuts[0].reason.en
+    assert res.outcome.en == "1 RD - 5,3 facing E"
 
 
 def test_march_halves_and_not_combat_capable_quarters_the_defender() -> None:

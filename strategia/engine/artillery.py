@@ -152,13 +152,15 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
             return new, Result(order.format("ru"), outcome, ex.freeze(), tuple(cuts))
         side = state.side_of(gun.ref)
         targets = [u for u in state.occupants(order.target) if state.side_of(u.ref) != side]
-        if not targets:
-            return _nothing(
-                state,
-                order,
-                gun,
-                ex,
-                [cut("9.7", f"no enemy in {order.target}", f"в {order.target} нет противника")],
+        if not targets:  # fired all the same: the battery's turn is spent (no free probing, 1.6)
+            why = cut("9.7", f"no enemy in {order.target}", f"в {order.target} нет противника")
+            record(why.reason, None, kind="cut", rule=why.rule)
+            ex.set(0.0)
+            shot = Text(
+                f"{gun.ref} fired on {order.target}", f"{gun.ref} вела огонь по {order.target}"
+            )
+            return state.with_units([replace(gun, spent=1.0)]), Result(
+                order.format("ru"), shot, ex.freeze(), (why,)
             )
         contact = {
             o.ref: o
@@ -211,9 +213,7 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
                 gone.append(t.ref)
             else:
                 changed.append(after)
-        fired = next((c for c in changed if c.ref == gun.ref), gun)
-        changed = [c for c in changed if c.ref != gun.ref]
-        new = state.with_units([*changed, replace(fired, spent=1.0)], gone)
+        new = state.with_units([*changed, replace(gun, spent=1.0)], gone)
         ex.set(share)
         outcome = Text(
             f"strike on {order.target}: losses {lost:.2g} divisions",

@@ -25,11 +25,12 @@ from strategia.engine.fighters import (
     side_hit,
     support,
 )
+from strategia.engine.movement import move
 from strategia.engine.result import Cut, OrderError, Result, cut
 from strategia.engine.state import GameState, UnitState
 from strategia.engine.war import attacked
 from strategia.explain.trace import explain, record
-from strategia.notation.orders import Attack, Defence
+from strategia.notation.orders import Attack, Defence, Move
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
 from strategia.rules.kinds import DivisionKind
@@ -47,7 +48,7 @@ def battle(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, 
     side = state.side_of(first.unit.ref)
     enemy = [u for u in state.occupants(target) if state.side_of(u.ref) != side]
     if not enemy:
-        raise OrderError(f"{order}: no enemy in {target} to attack")
+        return _into_empty(state, order, first.unit, rules)
     cuts: list[Cut] = []
     title = Text(f"Battle for {target}", f"Бой за {target}")
     them = state.side_of(enemy[0].ref)
@@ -126,6 +127,29 @@ def battle(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, 
             chased,
         )
         return state, _result(order, outcome, ex.freeze(), cuts, rec)
+
+
+def _into_empty(
+    state: GameState, order: Attack, lead: UnitState, rules: RuleSet
+) -> tuple[GameState, Result]:
+    """A blow on a cell with no enemy in it is a move into it (9.8 names troops in the cell;
+    none there, the first attacker advances): refused at no cost it would tell the attacker
+    what it may not know (1.6)."""
+
+    title = Text(
+        f"Blow on {order.target}: no enemy there", f"Удар по {order.target}: противника нет"
+    )
+    with explain(title, rule="9.8") as ex:
+        why = cut(
+            "9.8",
+            f"no enemy in {order.target}: the attack is carried out as a move into it",
+            f"в {order.target} нет противника: удар выполнен как движение в эту клетку",
+        )
+        record(why.reason, None, kind="cut", rule="9.8")
+        state, r = move(state, Move(lead.ref, order.target), rules)
+        ex.set(r.explanation.value)
+    rec = BattleRecord(str(order.target), state.side_of(lead.ref), "", "no_battle")
+    return state, Result(order.format("ru"), r.outcome, ex.freeze(), (why, *r.cuts), rec)
 
 
 def _result(
