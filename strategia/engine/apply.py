@@ -91,15 +91,20 @@ def apply(
         raise OrderError(f"{order}: no rule carries out {type(order).__name__} orders yet")
     ref = acting_unit(order)
     if not isinstance(order, BY_ONE_DIVISION) and (members := corps_members(state, ref)):
-        return corps_order(state, order, rules, side, members, apply)
+        new, r = corps_order(state, order, rules, side, members, apply)
+        return new, replace(r, by=state.side_of(members[0].ref))
+    if ref not in state.units and ref.regiment is not None:
+        ref = ref.division  # a regiment of a division on the map (9.8c: part of a division)
     if ref not in state.units:
         raise OrderError(f"{order}: {ref} is not on the map")
     owner_side = state.side_of(ref)
     if side is not None and owner_side != side:
         raise OrderError(f"{order}: {ref} is {owner_side}'s, not {side}'s")
     if isinstance(order, MOVING) and stationary(ref, rules):
-        return _held(state, order, rules)
-    return handler(state, order, rules)
+        new, r = _held(state, order, rules)
+    else:
+        new, r = handler(state, order, rules)
+    return new, replace(r, by=owner_side)
 
 
 MOVING = (Move, Turn, Frontage, March, Transfer, Reform, FaceRegiments)
@@ -153,16 +158,16 @@ def advance(
                 gone.append(u.ref)
             else:
                 changed.append(moved)
-            results += [fired] if fired is not None else []
+            results += [replace(fired, by=state.side_of(u.ref))] if fired is not None else []
             if moved is not None and fired is None and moved.cells != u.cells:
-                results.append(_note(u, moved))
+                results.append(_note(state, u, moved))
             continue
         new = _carry_on(fresh, rules)
         changed.append(new)
         if u.busy.what == "regrouping":
             continue  # regroup.complete reports it
         if new.cells != u.cells or new.facing != u.facing or not new.busy:
-            results.append(_note(u, new))
+            results.append(_note(state, u, new))
     after = state.with_units(changed, gone)
     after, done = regroup_done.complete(after, rules, before=state)
     return after, results + done
@@ -187,10 +192,10 @@ def _carry_on(u: UnitState, rules: RuleSet) -> UnitState:
     return new
 
 
-def _note(before: UnitState, after: UnitState) -> Result:
+def _note(state: GameState, before: UnitState, after: UnitState) -> Result:
     what = before.busy.what if before.busy else ""
     with explain(
         Text(f"{before.ref}: {what} goes on", f"{before.ref}: {what} продолжается"), rule="4.12"
     ) as ex:
         ex.set(after.spent)
-    return Result(f"{before.ref} ({what})", where(after), ex.freeze())
+    return Result(f"{before.ref} ({what})", where(after), ex.freeze(), by=state.side_of(before.ref))

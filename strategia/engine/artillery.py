@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
+from strategia.engine.battle_record import BattleRecord, Fighting
 from strategia.engine.losses import weaken
 from strategia.engine.result import Cut, OrderError, Result, cut
 from strategia.engine.state import Closure, GameState, Interdiction, UnitState
@@ -197,10 +198,12 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
         changed: list[UnitState] = []
         gone = []
         lost = 0.0
+        hit: list[Fighting] = []
         for t in targets:
             here = share
             after = weaken(t, here, rules, state)
             lost += t.division.strength - (after.division.strength if after is not None else 0.0)
+            hit.append(_hit(t, after, here))
             ex.step(
                 Text(
                     f"{t.ref} loses {here:.0%}" + (" — destroyed" if after is None else ""),
@@ -219,7 +222,32 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
             f"strike on {order.target}: losses {lost:.2g} divisions",
             f"удар по {order.target}: потери {lost:.2g} дивизии",
         )
-        return new, Result(order.format("ru"), outcome, ex.freeze(), tuple(cuts))
+        them = state.side_of(targets[0].ref)
+        rec = BattleRecord(str(order.target), side, them, "strike", tuple(hit))
+        return new, Result(order.format("ru"), outcome, ex.freeze(), tuple(cuts), rec)
+
+
+def _hit(t: UnitState, after: UnitState | None, share: float) -> Fighting:
+    """A unit under fire, for the strike's record (its regiments before and after)."""
+
+    def regiments(u: UnitState | None) -> tuple[tuple[str, float], ...]:
+        return tuple((r.kind.ru, round(r.strength, 4)) for r in u.division.regiments) if u else ()
+
+    return Fighting(
+        unit=str(t.ref),
+        role="defender",
+        echelon=1,
+        kind=t.division.kind.ru,
+        rating=0.0,
+        factors=(),
+        effective=0.0,
+        before=regiments(t),
+        after=regiments(after),
+        lost=round(share, 6),
+        destroyed=after is None,
+        strength_before=round(t.division.strength, 4),
+        strength_after=round(after.division.strength, 4) if after else 0.0,
+    )
 
 
 def _close(

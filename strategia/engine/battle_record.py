@@ -114,12 +114,14 @@ class Pursuit:
         return cls(d["unit"], float(d["limit_km"]), float(d["taken_km"]), d["to"])
 
 
-OUTCOMES = ("held", "taken", "beaten_off", "retreat", "no_battle")
+OUTCOMES = ("held", "taken", "beaten_off", "retreat", "no_battle", "strike")
 
 
 @dataclass(frozen=True, slots=True)
 class BattleRecord:
-    """A battle (9.8) as it was fought."""
+    """A battle (9.8) as it was fought, or a strike on units (9.7: outcome "strike", the units
+    fired on as defenders). `side` is whose account it is: "" the mediator's, in full; a side's
+    account (`strategia.game.accounts`) keeps the enemy's units by name only."""
 
     target: str
     attacker: str  # the attacking side
@@ -135,6 +137,7 @@ class BattleRecord:
     turn_used: float = 0.0
     pursuit: tuple[Pursuit, ...] = ()
     notes: tuple[Text, ...] = field(default=())
+    side: str = ""
 
     @property
     def ratio(self) -> float:
@@ -150,6 +153,7 @@ class BattleRecord:
             "supporters": list(self.supporters), "rounds": self.rounds,
             "turn_used": self.turn_used, "pursuit": [p.to_json() for p in self.pursuit],
             "notes": [n.to_json() for n in self.notes],
+            **({"side": self.side} if self.side else {}),
         }  # fmt: skip
 
     @classmethod
@@ -164,4 +168,5 @@ class BattleRecord:
             turn_used=float(d.get("turn_used", 0.0)),
             pursuit=tuple(Pursuit.from_json(p) for p in d.get("pursuit", ())),
             notes=tuple(Text.of(n) for n in d.get("notes", ())),
+            side=str(d.get("side", "")),
         )  # fmt: skip

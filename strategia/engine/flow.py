@@ -87,7 +87,12 @@ def mobilise(
                     ex.set(a.day)
                 p = Placement(ref, (cell,), facing)
                 results.append(
-                    Result(f"{a.day}: {ref}", Text(p.format("en"), p.format("ru")), ex.freeze())
+                    Result(
+                        f"{a.day}: {ref}",
+                        Text(p.format("en"), p.format("ru")),
+                        ex.freeze(),
+                        by=state.scenario.state(f.state).side,
+                    )
                 )
     return state.with_units(added), results
 
@@ -183,6 +188,7 @@ def execute_together(
                 Text("not carried out", "не выполнен"),
                 ex.freeze(),
                 (cut("1.7", str(e), str(e)),),
+                by=side,
             )
         results.append(r)
     return state, results

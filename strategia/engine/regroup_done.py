@@ -194,6 +194,7 @@ def complete(
         b = u.busy or (p.busy if before and (p := before.units.get(u.ref)) else None)
         if b is not None and b.what == WHAT and u.busy is None:
             ending[u.ref] = b
+    before_side = {r: state.side_of(r) for r in ending}
     state = state.with_units([at_work(state.unit(r), None, rules) for r in ending])
     results: list[Result] = []
     for ref, b in ending.items():
@@ -202,10 +203,11 @@ def complete(
         rule = "4.10" if b.plan[0] in ("corps", "merge", "form-division") else "4.11"
         with explain(Text(f"{ref}: {WHAT} done", f"{ref}: перегруппировка"), rule=rule) as ex:
             state, outcome = finish(state, ref, b.plan, rules)
-        results.append(Result(f"{ref} ({WHAT})", outcome, ex.freeze()))
+        by = state.side_of(ref) if ref in state.units else before_side.get(ref, "")
+        results.append(Result(f"{ref} ({WHAT})", outcome, ex.freeze(), by=by))
     with explain(Text("Corps cards", "Карточки корпусов"), rule="4.9") as ex:
         state, notes = corps_check(state, rules)
     if notes:
         outcome = Text("; ".join(n.en for n in notes), "; ".join(n.ru for n in notes))
-        results.append(Result(f"({WHAT}, 4.9)", outcome, ex.freeze()))
+        results.append(Result(f"({WHAT}, 4.9)", outcome, ex.freeze()))  # the mediator's note
     return state, results

@@ -39,7 +39,8 @@ class Result:
     outcome: Text  # what happened, in journal notation ("17 с.д. - 45,24")
     explanation: Step
     cuts: tuple[Cut, ...] = ()
-    battle: BattleRecord | None = None  # a battle's data, for its report
+    battle: BattleRecord | None = None  # a battle's (or a strike's) data, for its report
+    by: str = ""  # the side whose order or whose units it is ("": the mediator's)
 
     @property
     def was_cut(self) -> bool:
@@ -57,6 +58,8 @@ class Result:
         }
         if self.battle is not None:
             d["battle"] = self.battle.to_json()
+        if self.by:
+            d["by"] = self.by
         return d
 
     @classmethod
@@ -67,4 +70,5 @@ class Result:
             explanation=Step.from_json(d["explanation"]),
             cuts=tuple(Cut(Text.of(c["reason"]), c["rule"]) for c in d.get("cuts", ())),
             battle=BattleRecord.from_json(d["battle"]) if "battle" in d else None,
+            by=str(d.get("by", "")),
         )
