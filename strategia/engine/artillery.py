@@ -64,11 +64,11 @@ def survival(state: GameState, cell: Cell, rules: RuleSet) -> float:
     """The share of their ratings a strike leaves units on this cell (9.7a)."""
     ds = state.theatre
     i, j = terrain.index(ds, cell)
-    if state.level >= 2 and bool(ds["fortress"].values[i, j]):
+    if state.level >= 2 and bool(state.grid.fortress[i, j]):
         return float(rules.value("artillery", "survive_fortress"))
-    if int(ds["settlement"].values[i, j]) > 0:
+    if int(state.grid.settlement[i, j]) > 0:
         return float(rules.value("artillery", "survive_town"))
-    relief = Relief(int(terrain.relief_at_level(ds, state.level)[i, j]))
+    relief = Relief(int(state.grid.relief[i, j]))
     return float(rules.value("artillery", SURVIVE.get(relief, "survive_plain")))
 
 
@@ -138,8 +138,7 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
         ex.step(Text("share destroyed", "доля уничтоженного"), share, rule="9.7a")
         if order.kind == "interdict":
             side = state.side_of(gun.ref)
-            new = replace(
-                state,
+            new = state.evolve(
                 interdictions=(
                     *state.interdictions,
                     Interdiction(order.target, side, share, state.turn, gun.ref),
@@ -256,7 +255,7 @@ def _close(
     ds = state.theatre
     i, j = terrain.index(ds, order.target)
     if order.kind == "road":
-        if not ds["road"].values[i, j]:
+        if not state.grid.road[i, j]:
             return _nothing(
                 state,
                 order,
@@ -297,9 +296,7 @@ def _close(
             f"мост в {order.target} закрыт на {t} ходов",
         )
     ex.set(outcome.en)
-    new = replace(state, closures=(*state.closures, *closures)).with_units(
-        [replace(gun, spent=1.0)]
-    )
+    new = state.evolve(closures=(*state.closures, *closures)).with_units([replace(gun, spent=1.0)])
     return new, Result(order.format("ru"), outcome, ex.freeze())
 
 

@@ -8,8 +8,6 @@ what rating is `fighters`; the exchange of losses, the losses, the retreat and t
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.battle_outcome import exchange, losses, pursue, retreat, spend
@@ -104,8 +102,7 @@ def battle(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, 
             winners = [f.unit for f in engaged if f.unit.ref in state.units]
             state, chased = pursue(state, winners, target, order.pursue, rules)
         state = spend(state, attackers, rules)
-        state = replace(
-            state,
+        state = state.evolve(
             engaged=state.engaged | {u.ref for u in d_units},
             committed=state.committed | set(a_used) | set(d_used),
         )
@@ -196,8 +193,7 @@ def _attackers(
     cut, with the reason (9.3)."""
     side = state.side_of(order.unit.division)
     is_pass = (
-        bool(terrain.passes(state.theatre)[terrain.index(state.theatre, order.target)])
-        and state.level >= 2
+        bool(state.grid.passes[terrain.index(state.theatre, order.target)]) and state.level >= 2
     )
     echelons: list[list[Member]] = []
     taken = 0

@@ -214,7 +214,7 @@ def retreat(
                 or c in [m.cell for m in moved]
             ):
                 continue
-            relief = Relief(int(terrain.relief_at_level(ds, state.level)[terrain.index(ds, c)]))
+            relief = Relief(int(state.grid.relief[terrain.index(ds, c)]))
             if relief == Relief.WATER:
                 continue
             if any(min(x.chebyshev(c) for x in a.cells) <= 1 for a in attackers):
@@ -296,7 +296,7 @@ def pursue(
 def _speed_in(state: GameState, u: UnitState, cell: Cell, rules: RuleSet) -> float:
     """Table 4's speed for the unit's arm in the ground of `cell` (0 where it may not go)."""
     ds = state.theatre
-    relief = Relief(int(terrain.relief_at_level(ds, state.level)[terrain.index(ds, cell)]))
+    relief = Relief(int(state.grid.relief[terrain.index(ds, cell)]))
     row = RELIEF_TERRAIN_KEY[relief]
     if row not in rules.entry("movement").rows or not rules.active("movement", row):
         return 0.0

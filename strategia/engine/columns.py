@@ -68,7 +68,7 @@ def _to_the_road(
     costs = unit_costs(state, u, rules, "forward")
     req = ReachRequest(u.cell, costs, tuple(range(8)), APPROACH_TURNS, None)
     r = reach_many([req], _blocked(state), radius(APPROACH_TURNS, FASTEST_KM))[0]
-    road = state.theatre["road"].values
+    road = state.grid.road
     found = [c for c in r.cells() if road[terrain.index(state.theatre, c)]]
     if not found:
         return None
@@ -95,10 +95,7 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
                 f"{u.ref} has no time to form up this turn", f"у {u.ref} нет времени на построение"
             )
         approach: tuple[list[Cell], list[float]] | None = ([u.cell], [0.0])
-        if (
-            problem is None
-            and not state.theatre["road"].values[terrain.index(state.theatre, u.cell)]
-        ):
+        if problem is None and not state.grid.road[terrain.index(state.theatre, u.cell)]:
             approach = _to_the_road(state, u, rules)
             if approach is None:
                 problem = Text(

@@ -77,7 +77,7 @@ def _column_way(
     if not isinstance(order, Move) or state.level < 2 or not rules.active("narrows"):
         return None
     path, _ = _full_path(state, lead, rules, order.mode, order.to)
-    narrow = terrain.narrows(state.theatre)
+    narrow = state.grid.narrows
     if any(narrow[terrain.index(state.theatre, c)] for c in path[1:]):
         return path
     return None

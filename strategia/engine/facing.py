@@ -20,9 +20,7 @@ from strategia.theatre.terrain import Relief
 
 
 def _column(state: GameState, cell: Cell) -> str:
-    relief = Relief(
-        int(terrain.relief_at_level(state.theatre, state.level)[terrain.index(state.theatre, cell)])
-    )
+    relief = Relief(int(state.grid.relief[terrain.index(state.theatre, cell)]))
     return {Relief.HILLS: "hills", Relief.SWAMP: "swamp"}.get(relief, "default")
 
 
@@ -109,7 +107,7 @@ def turn(state: GameState, order: Turn, rules: RuleSet) -> tuple[GameState, Resu
         new = _spend(replace(u, facing=u.facing), cost, "turning", new_facing, (), ex)
         if new.busy is None:
             new = replace(new, facing=new_facing)
-        if bool(state.theatre["road"].values[terrain.index(state.theatre, u.cell)]):
+        if bool(state.grid.road[terrain.index(state.theatre, u.cell)]):
             new = replace(new, road_dropped=True)
             ex.step(
                 Text(
@@ -179,12 +177,12 @@ def _cannot_turn(state: GameState, u: UnitState) -> Text | None:
         return Text(f"{u.ref} is busy ({u.busy.what})", f"{u.ref} занята ({u.busy.what})")
     if state.level >= 2:
         i, j = terrain.index(state.theatre, u.cell)
-        if state.theatre["trail"].values[i, j] and terrain.narrows(state.theatre)[i, j]:
+        if state.grid.trail[i, j] and state.grid.narrows[i, j]:
             return Text(
                 f"{u.ref} is on a trail: no turning on trails",
                 f"{u.ref} на тропе: поворот невозможен",
             )
-        if terrain.narrows(state.theatre)[i, j]:
+        if state.grid.narrows[i, j]:
             return Text(
                 f"{u.ref} is in a narrow: no turning there", f"{u.ref} в узости: поворот невозможен"
             )
@@ -263,13 +261,7 @@ def _frontage_problem(
         )
     if not terrain.on_map(state.theatre, order.cell) or state.occupants(order.cell):
         return Text(f"{order.cell} is taken or off the map", f"{order.cell} занята или вне карты")
-    relief = Relief(
-        int(
-            terrain.relief_at_level(state.theatre, state.level)[
-                terrain.index(state.theatre, order.cell)
-            ]
-        )
-    )
+    relief = Relief(int(state.grid.relief[terrain.index(state.theatre, order.cell)]))
     if relief == Relief.WATER:
         return Text(f"{order.cell} is water", f"{order.cell} — вода")
     return None

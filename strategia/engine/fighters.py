@@ -267,11 +267,11 @@ def _ground(
     if every attacker strikes across it."""
     ds = state.theatre
     i, j = terrain.index(ds, u.cell)
-    relief = Relief(int(terrain.relief_at_level(ds, state.level)[i, j]))
+    relief = Relief(int(state.grid.relief[i, j]))
     options: list[Factor] = []
     if key := GROUND.get(relief):
         options.append(Factor(_RELIEF[relief], float(rules.value("battle", key)), "9.8b"))
-    if int(ds["settlement"].values[i, j]) > 0:
+    if int(state.grid.settlement[i, j]) > 0:
         options.append(
             Factor(
                 Text("town", "населенный пункт"),
@@ -279,11 +279,11 @@ def _ground(
                 "9.5",
             )
         )
-    if bool(ds["fortress"].values[i, j]) and rules.active("battle", "defender_fortress"):
+    if bool(state.grid.fortress[i, j]) and rules.active("battle", "defender_fortress"):
         v = float(rules.value("battle", "defender_fortress"))
         options.append(Factor(Text("fortress", "крепость"), v, "9.5"))
     out = [max(options, key=lambda f: f.value)] if options else []
-    crossings = terrain.river_crossings(ds)
+    crossings = state.grid.crossings
     across = [
         a
         for a in attackers

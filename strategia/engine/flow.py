@@ -9,8 +9,6 @@ first), then the attacks.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.apply import advance, apply
@@ -127,8 +125,7 @@ def begin_move(state: GameState, side: str, rules: RuleSet) -> tuple[GameState, 
 
 def new_day(state: GameState, rules: RuleSet) -> tuple[GameState, list[Result]]:
     """The next turn (a day, 2.1): old interdiction fire lapses, reserves arrive (6.4)."""
-    state = replace(
-        state,
+    state = state.evolve(
         turn=state.turn + 1,
         engaged=frozenset(),
         committed=frozenset(),
@@ -201,7 +198,7 @@ def weather(state: GameState, cell: Cell, turns: int | None, rules: RuleSet) -> 
         Closure(cell, "road-movement", state.turn + n - 1),
         Closure(cell, "road-transfer", state.turn + n - 1),
     )
-    return replace(state, closures=(*state.closures, *shut))
+    return state.evolve(closures=(*state.closures, *shut))
 
 
 __all__ = [

@@ -136,7 +136,7 @@ def _label_step(
     k = Direction.from_delta(*a.offset(b)).index
     i, j = terrain.index(ds, a)
     how = HOW[int(costs.how[k, i, j])]
-    relief = terrain.relief_at_level(ds, state.level)
+    relief = state.grid.relief
     ra, rb = Relief(int(relief[i, j])), Relief(int(relief[terrain.index(ds, b)]))
     km = float(STEP_KM[k])
     col = costs.speeds.kind.key if costs.speeds.kind.key != "fortress" else "rifle"
@@ -336,9 +336,9 @@ def _no_way(state: GameState, u: UnitState, target: Cell, rules: RuleSet) -> Cut
     sp = speeds(u.division.kind, rules)
     ds = state.theatre
     col = u.division.kind.key if u.division.kind.key != "fortress" else "rifle"
-    relief = terrain.relief_at_level(ds, state.level)
-    trail = ds["trail"].values
-    road = ds["road"].values
+    relief = state.grid.relief
+    trail = state.grid.trail
+    road = state.grid.road
     line = cell_line(u.cell, target)
     for a, b in itertools.pairwise(line):
         if not terrain.on_map(ds, b):
@@ -346,7 +346,7 @@ def _no_way(state: GameState, u: UnitState, target: Cell, rules: RuleSet) -> Cut
         i, j = terrain.index(ds, b)
         r = Relief(int(relief[i, j]))
         k = Direction.from_delta(*a.offset(b)).index
-        fords = terrain.river_crossings(ds)[(k, *terrain.index(ds, a))]
+        fords = state.grid.crossings[(k, *terrain.index(ds, a))]
         bridged = road[terrain.index(ds, a)] and road[i, j]
         if sp.river_turns == INF and fords and not bridged:
             entry = _entry(rules, "river", col)
@@ -477,7 +477,7 @@ def _arrive(
     if (
         state.level >= 2
         and len(path) > 1
-        and bool(terrain.narrows(state.theatre)[terrain.index(state.theatre, head)])
+        and bool(state.grid.narrows[terrain.index(state.theatre, head)])
     ):
         cells = (head, path[-2])
         record(
@@ -494,9 +494,7 @@ def _arrive(
 
 def _passable(state: GameState, u: UnitState, cell: Cell, rules: RuleSet) -> bool:
     sp = speeds(u.division.kind, rules)
-    relief = Relief(
-        int(terrain.relief_at_level(state.theatre, state.level)[terrain.index(state.theatre, cell)])
-    )
+    relief = Relief(int(state.grid.relief[terrain.index(state.theatre, cell)]))
     return sp.ground.get(relief, 0.0) > 0
 
 

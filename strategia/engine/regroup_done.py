@@ -170,7 +170,7 @@ def corps_check(state: GameState, rules: RuleSet) -> tuple[GameState, list[Text]
             corps.setdefault(u.corps, []).append(u)
     changed: list[UnitState] = []
     notes: list[Text] = []
-    narrow = terrain.narrows(state.theatre)
+    narrow = state.grid.narrows
     for ref, members in corps.items():
         strung = all(narrow[terrain.index(state.theatre, c)] for u in members for c in u.cells)
         if card_why(members, card_length(len(members), rules), "4.9", column=strung):

@@ -24,6 +24,7 @@ from strategia.rules import RuleSet
 from strategia.rules.kinds import Formation, RegimentsFacing
 from strategia.rules.units import Division
 from strategia.theatre import terrain
+from strategia.theatre.grid import Grid, grid
 from strategia.theatre.scenario import Scenario
 
 
@@ -154,11 +155,27 @@ class GameState:
     def theatre(self) -> Any:
         return self.scenario.theatre
 
+    @property
+    def grid(self) -> Grid:
+        """The theatre's layers at the game's level, as numpy arrays (cached per theatre)."""
+        return grid(self.scenario.theatre, self.level)
+
     def unit(self, ref: UnitRef) -> UnitState:
         return self.units[ref]
 
     def side_of(self, ref: UnitRef) -> str:
         return self._sides[ref]
+
+    def evolve(self, **changes: Any) -> GameState:
+        """This state with other fields than its units changed; the indexes computed from its
+        units carry over."""
+        if "units" in changes:
+            raise ValueError("evolve keeps the units: use with_units")
+        new = replace(self, **changes)
+        for key in _UNIT_INDEXES:
+            if key in self.__dict__:
+                new.__dict__[key] = self.__dict__[key]
+        return new
 
     def with_units(
         self, changed: Iterable[UnitState], removed: Iterable[UnitRef] = ()
@@ -310,6 +327,9 @@ class GameState:
         refs = list(self.units)
         refs += [u.corps for u in self.units.values() if u.corps is not None]
         return list(dict.fromkeys(refs))
+
+
+_UNIT_INDEXES = ("_by_cell", "_sides", "_occupancy", "_side_masks")
 
 
 def initial_state(

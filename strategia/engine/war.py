@@ -7,8 +7,6 @@ joins the war against the violator.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.state import GameState
@@ -48,7 +46,7 @@ def _declare(state: GameState, violator: str, victim: str) -> GameState:
             kind="note",
             rule="9.1",
         )
-    return replace(state, at_war=True, wars=frozenset(wars))
+    return state.evolve(at_war=True, wars=frozenset(wars))
 
 
 def crossing(state: GameState, owner: str, cells: list[Cell]) -> GameState:

@@ -1,0 +1,193 @@
+"""A whole turn at scale against its bare graph searches (issue 16), as ratios.
+
+    .venv/bin/python benchmarks/turn.py            # 1,000 divisions on 300 x 300
+    .venv/bin/python benchmarks/turn.py --quick    # 200 divisions on 100 x 100 (tests run this)
+    .venv/bin/python benchmarks/turn.py --json     # the figures as JSON
+
+The scenario is a random theatre (`strategia.theatre.generate`) whose two sides stand along the
+border. Turn 1: every division that can moves two cells ahead; turn 2, the fronts in contact:
+each artillery division strikes the nearest enemy in range, each division beside an enemy
+attacks it (one blow a cell), the others move two cells ahead. The turn is carried out at level 3,
+every side's orders together (`flow.execute_together`, then the new day).
+
+The baseline, measured in the same run: an 8-neighbour `scipy.sparse.csgraph` graph of the
+theatre's step costs for one unit type, and one limited Dijkstra search per division from its cell
+(a move order's bare cost). Every figure is a median of several runs; the ratio to the
+baseline's median is what the README quotes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
+
+from strategia.core.geometry import Cell
+from strategia.engine import flow
+from strategia.engine.apply import apply
+from strategia.engine.artillery import in_range
+from strategia.engine.costs import speeds, step_costs
+from strategia.engine.state import GameState, initial_state
+from strategia.notation.orders import Attack, Move, Order, Strike
+from strategia.rules import RuleSet, load_ruleset
+from strategia.rules.kinds import DivisionKind
+from strategia.theatre import terrain
+from strategia.theatre.generate import random_scenario
+from strategia.theatre.scenario import Scenario
+
+NOT_ATTACKING = (DivisionKind.ARTILLERY, DivisionKind.ANTI_TANK, DivisionKind.FORTRESS)
+
+
+def median_s(fn: Callable[[], object], runs: int) -> float:
+    """The median wall time of `runs` calls of `fn` after one warm-up, in seconds."""
+    fn()
+    times = []
+    for _ in range(runs):
+        gc.collect()
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def scenario(size: int, per_side: int, seed: int = 11) -> Scenario:
+    return random_scenario(size, size, seed=seed, divisions_per_side=per_side)
+
+
+def ahead(state: GameState, side: str) -> list[tuple[str, Order]]:
+    """Every moving division of `side` two cells ahead."""
+    out: list[tuple[str, Order]] = []
+    for u in sorted(state.units.values(), key=lambda u: u.ref.number):
+        if state.side_of(u.ref) != side or u.division.kind in (DivisionKind.ARTILLERY, DivisionKind.FORTRESS):
+            continue
+        dx, dy = u.facing.delta
+        to = Cell(
+            min(state.width, max(1, u.cell.lon + 2 * dx)), min(state.height, max(1, u.cell.lat + 2 * dy))
+        )
+        out.append((side, Move(u.ref, to)))
+    return out
+
+
+def contact_orders(state: GameState, rules: RuleSet) -> list[tuple[str, Order]]:
+    """Turn 2's orders: strikes, blows on enemies beside, and moves for the rest."""
+    orders: list[tuple[str, Order]] = []
+    struck: set[Cell] = set()
+    busy: set[Any] = set()
+    enemy = {s: np.argwhere(state.enemy_mask(s)) for s in ("red", "blue")}
+    for side in ("red", "blue"):
+        foes = [Cell(int(i) + 1, int(j) + 1) for i, j in enemy[side]]
+        for u in sorted(state.units.values(), key=lambda u: u.ref.number):
+            if state.side_of(u.ref) != side:
+                continue
+            if u.division.kind is DivisionKind.ARTILLERY:
+                near = [c for c in foes if abs(c.lon - u.cell.lon) <= 3 and abs(c.lat - u.cell.lat) <= 3]
+                near = [c for c in near if in_range(u.cell, c, rules)]
+                if near:
+                    orders.append((side, Strike(u.ref, min(near, key=lambda c: (c.km(u.cell), c.lon, c.lat)))))
+                    busy.add(u.ref)
+                continue
+            if u.division.kind in NOT_ATTACKING:
+                continue
+            for c in (Cell(u.cell.lon + dx, u.cell.lat + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)):
+                if c != u.cell and c not in struck and any(
+                    state.side_of(o.ref) not in (side, "green") for o in state.occupants(c)
+                ):
+                    orders.append((side, Attack(c, ((u.ref,),))))
+                    struck.add(c)
+                    busy.add(u.ref)
+                    break
+        orders += [(s, o) for s, o in ahead(state, side) if o.unit not in busy]
+    return orders
+
+
+def turn_two(sc: Scenario, rules: RuleSet) -> GameState:
+    """The position at the start of turn 2: turn 1's moves carried out, the new day begun."""
+    state = initial_state(sc, 3, rules)
+    state, _ = flow.start(state, rules)
+    state, _ = flow.execute_together(state, ahead(state, "red") + ahead(state, "blue"), rules)
+    state, _ = flow.new_day(state, rules)
+    state, _ = flow.advance(state, rules)
+    return state
+
+
+def engine_turn(state: GameState, orders: list[tuple[str, Order]], rules: RuleSet) -> GameState:
+    state, _ = flow.execute_together(state, orders, rules)
+    state, _ = flow.new_day(state, rules)
+    state, _ = flow.advance(state, rules)
+    return state
+
+
+def baseline(state: GameState, rules: RuleSet) -> Callable[[], object]:
+    """The bare searches: an 8-neighbour graph of a rifle division's step costs and one limited
+    Dijkstra from each division's cell."""
+    ds = state.theatre
+    costs = step_costs(ds, speeds(DivisionKind.RIFLE, rules), state.level, frozenset())
+    w, h = terrain.size(ds)
+    sources = [(u.cell.lon - 1) * h + (u.cell.lat - 1) for u in state.units.values()]
+
+    def run() -> object:
+        ids = np.arange(w * h).reshape(w, h)
+        rows, cols, vals = [], [], []
+        for k, (dx, dy) in enumerate(terrain.DELTAS.tolist()):
+            c = costs.cost[k]
+            ii, jj = np.nonzero(np.isfinite(c))
+            ok = (ii + dx >= 0) & (ii + dx < w) & (jj + dy >= 0) & (jj + dy < h)
+            rows.append(ids[ii[ok], jj[ok]])
+            cols.append(ids[ii[ok] + dx, jj[ok] + dy])
+            vals.append(c[ii[ok], jj[ok]] + 1e-9)
+        graph = csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(w * h, w * h))
+        for s in sources:
+            dijkstra(graph, indices=s, limit=1.0)
+        return graph
+
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--runs", type=int, default=None)
+    args = p.parse_args(argv)
+    size, per_side = (100, 100) if args.quick else (300, 500)
+    runs = args.runs or (3 if args.quick else 5)
+    rules = load_ruleset(level=3)
+    sc = scenario(size, per_side)
+    state = turn_two(sc, rules)
+    orders = contact_orders(state, rules)
+    counts = {
+        "divisions": len(state.units),
+        "moves": sum(isinstance(o, Move) for _, o in orders),
+        "strikes": sum(isinstance(o, Strike) for _, o in orders),
+        "attacks": sum(isinstance(o, Attack) for _, o in orders),
+    }
+    print(f"{size} x {size}, {counts}", file=sys.stderr)
+    base = median_s(baseline(state, rules), runs)
+    engine = median_s(lambda: engine_turn(state, orders, rules), runs)
+    figures = {
+        "size": size,
+        **counts,
+        "baseline_s": round(base, 4),
+        "engine_turn_s": round(engine, 4),
+        "engine_ratio": round(engine / base, 2),
+    }
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        for k, v in figures.items():
+            print(f"{k:>16}: {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
