@@ -58,3 +58,16 @@ def test_table_2_and_3_are_computed(rules: RuleSet) -> None:
     for (x, y), d in TABLE_3.items():
         assert table_distance(x, y, rules, diagonal=True) == d, (x, y)
     assert round_to(2.25, 0.5) == 2.5
+
+
+def test_units_and_yes_no_speak_the_readers_language() -> None:
+    def line(value: float | bool | str, unit: str, lang: str) -> str:
+        return explanation_text(Step(Text("t", "т"), value, unit=unit), lang)[0]  # type: ignore[arg-type]
+
+    assert [line(v, "turn", "ru") for v in (1, 2, 5, 21, 0.5, 4.5)] == [
+        "т = 1 ход", "т = 2 хода", "т = 5 ходов", "т = 21 ход", "т = 0.5 хода", "т = 4.5 хода"
+    ]  # fmt: skip
+    assert line(1, "turn", "en") == "t = 1 turn" and line(0.5, "turn", "en") == "t = 0.5 turns"
+    assert line("2/5", "turn", "ru") == "т = 2/5 хода" and line(20, "km", "ru") == "т = 20 км"
+    assert line(True, "", "ru") == "т = да" and line(False, "", "en") == "t = no"
+    assert "хода" in explanation_html(Step(Text("t", "т"), 3, unit="turn"), "ru")

@@ -7,18 +7,60 @@ from __future__ import annotations
 
 import html
 import json
+from fractions import Fraction
 
 from strategia.core.i18n import Lang
 from strategia.explain.trace import Step, Value
 
 _RULE = {"ru": "правило", "en": "rule"}
 _KIND_MARK = {"lookup": "·", "cut": "✂", "note": "—", "step": "•"}
+_YES_NO = {"en": ("no", "yes"), "ru": ("нет", "да")}
+
+# The units the rule data and the engine record, by their key: English (singular, plural) and
+# Russian (one, two to four, five and more: 1 ход, 2 хода, 5 ходов; a fraction takes the second).
+_UNITS: dict[str, tuple[tuple[str, str], tuple[str, str, str]]] = {
+    "turn": (("turn", "turns"), ("ход", "хода", "ходов")),
+    "cell": (("cell", "cells"), ("клетка", "клетки", "клеток")),
+    "pts": (("point", "points"), ("очко", "очка", "очков")),
+    "regt": (("regiment", "regiments"), ("полк", "полка", "полков")),
+    "figures": (("figure", "figures"), ("фигурка", "фигурки", "фигурок")),
+    "div": (("division", "divisions"), ("дивизия", "дивизии", "дивизий")),
+    "day": (("day", "days"), ("день", "дня", "дней")),
+    "men": (("man", "men"), ("человек", "человека", "человек")),
+    "pair": (("pair", "pairs"), ("пара", "пары", "пар")),
+    "q": (("question", "questions"), ("вопрос", "вопроса", "вопросов")),
+    "res": (("resource", "resources"), ("ресурс", "ресурса", "ресурсов")),
+    "road": (("road", "roads"), ("дорога", "дороги", "дорог")),
+    "squadrons": (("squadron", "squadrons"), ("эскадрон", "эскадрона", "эскадронов")),
+}
+_FIXED = {  # abbreviations and compound units: no plural
+    "km": "км", "cm": "см", "min": "мин", "km/turn": "км/ход", "%/km": "%/км",
+    "%/km²": "%/км²", "div/10 km": "див./10 км", "per turn": "за ход",
+    "turn a pair": "хода на пару", "× its time": "× своего времени",
+}  # fmt: skip
 
 
-def fmt(value: Value) -> str:
+def unit_text(unit: str, value: Value = None, lang: Lang = "en") -> str:
+    """A unit's name in `lang`, agreeing with the number it follows (2 turns, 2 хода)."""
+    if unit in _UNITS:
+        (one, many), (ru1, ru2, ru5) = _UNITS[unit]
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if lang == "en":
+                return one if value == 1 else many
+            if value != int(value):
+                return ru2
+            n = abs(int(value))
+            if n % 10 == 1 and n % 100 != 11:
+                return ru1
+            return ru2 if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else ru5
+        return many if lang == "en" else ru5
+    return _FIXED.get(unit, unit) if lang == "ru" else unit
+
+
+def fmt(value: Value, lang: Lang = "en") -> str:
     """A value as the sheet prints it: numbers without float noise (0.30000000000000004 -> 0.3)."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _YES_NO[lang][value]
     if isinstance(value, float):
         if value == int(value) and abs(value) < 1e15:
             return str(int(value))
@@ -28,12 +70,22 @@ def fmt(value: Value) -> str:
     return str(value)
 
 
+def _number(value: Value) -> Value:
+    """A value as the number a unit agrees with: "2/5" (a fraction as text) counts as 0.4."""
+    if isinstance(value, str):
+        try:
+            return float(Fraction(value.replace(" ", "")))
+        except (ValueError, ZeroDivisionError):
+            return value
+    return value
+
+
 def _line(step: Step, lang: Lang) -> str:
     text = step.label(lang)
     if step.value is not None:
-        text += f" = {fmt(step.value)}"
+        text += f" = {fmt(step.value, lang)}"
         if step.unit:
-            text += f" {step.unit}"
+            text += f" {unit_text(step.unit, _number(step.value), lang)}"
     if step.rule:
         text += f"  [{step.rule}]"
     if step.note is not None:
@@ -62,9 +114,9 @@ def explanation_html(step: Step, lang: Lang = "en") -> str:
         label = html.escape(s.label(lang))
         value = ""
         if s.value is not None:
-            value = f' <b class="sv">{html.escape(fmt(s.value))}</b>'
+            value = f' <b class="sv">{html.escape(fmt(s.value, lang))}</b>'
             if s.unit:
-                value += f" {html.escape(s.unit)}"
+                value += f" {html.escape(unit_text(s.unit, _number(s.value), lang))}"
         rule = (
             f' <span class="sr" title="{_RULE[lang]}">[{html.escape(s.rule)}]</span>'
             if s.rule

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from strategia.core.i18n import Lang, Text
-from strategia.explain.render import fmt
+from strategia.explain.render import fmt, unit_text
 from strategia.rules.kinds import RegimentKind
 from strategia.rules.model import VALUE, Entry, Param, RuleSet
 
@@ -28,17 +28,17 @@ _WORDS = {
 }
 
 
-def _cell_text(p: Param) -> str:
+def _cell_text(p: Param, lang: Lang = "en") -> str:
     v = p.value
     if isinstance(v, list):
         names = [RegimentKind.from_key(k).ru if p.type == "regiments" else str(k) for k in v]
         text = ", ".join(names) if names else "—"
     elif isinstance(v, float | int | bool):
-        text = fmt(v)
+        text = fmt(v, lang)
     else:
         text = str(v)
     if p.unit and p.column == VALUE and p.unit not in ("", "×"):
-        text += f" {p.unit}"
+        text += f" {unit_text(p.unit, v, lang)}"
     elif p.unit == "×":
         text = "×" + text
     return text + (RECONSTRUCTED if p.reconstructed else "") + (OVERRIDDEN if p.overridden else "")
@@ -96,12 +96,12 @@ def sheet_text(rules: RuleSet, lang: Lang = "en") -> str:
             for r, lab in zip(rows, labels, strict=True):
                 p = e.rows[r][VALUE]
                 rid = f" [{p.rule}]" if p.rule != e.rule else ""
-                out.append(f"    {(lab + rid).ljust(width + 8, '.')} {_cell_text(p)}")
+                out.append(f"    {(lab + rid).ljust(width + 8, '.')} {_cell_text(p, lang)}")
         else:
             cols = [c for c in e.columns if any(e.rows[r].get(c) for r in rows)]
             grid = [
                 [
-                    _cell_text(e.rows[r][c])
+                    _cell_text(e.rows[r][c], lang)
                     if c in e.rows[r] and e.rows[r][c].level <= rules.level
                     else "—"
                     for c in cols
