@@ -9,7 +9,7 @@ import html
 import json
 from fractions import Fraction
 
-from strategia.core.i18n import Lang
+from strategia.core.i18n import Lang, Text
 from strategia.explain.trace import Step, Value
 
 _RULE = {"ru": "правило", "en": "rule"}
@@ -38,6 +38,35 @@ _FIXED = {  # abbreviations and compound units: no plural
     "%/km²": "%/км²", "div/10 km": "див./10 км", "per turn": "за ход",
     "turn a pair": "хода на пару", "× its time": "× своего времени",
 }  # fmt: skip
+
+
+# Rule ids that are not the seeds' numbers: seed 003's sections (it numbers none) and the
+# reconstructed loss rule; in Russian a table is «таблица».
+_RULE_NAMES = {
+    "003 turn sequence": Text("003 turn sequence", "003, порядок действий"),
+    "003 speeds": Text("003 speeds", "003, скорость передвижения"),
+    "003 formation changes": Text("003 formation changes", "003, скорость перестроения"),
+    "003 change of front": Text("003 change of front", "003, перемена фронта"),
+    "003 limbering": Text("003 limbering", "003, снятие с передков"),
+    "003 obstacles": Text("003 obstacles", "003, движение через препятствие"),
+    "003 formations": Text("003 formations", "003, построения"),
+    "loss_rule": Text("loss rule, reconstructed", "правило потерь, восстановлено"),
+}
+
+
+def rule_text(rule: str, lang: Lang = "en") -> str:
+    """A rule id as the reader calls it: "table 4" is «таблица 4» in Russian; 4.8 stays 4.8."""
+    if rule in _RULE_NAMES:
+        return _RULE_NAMES[rule](lang)
+    if lang == "ru" and rule.startswith("table "):
+        return "таблица " + rule.removeprefix("table ")
+    return rule
+
+
+def _unit(unit: str, value: Value, lang: Lang) -> str:
+    """ " 20 км", "30°": the unit after a value, with its space."""
+    name = unit_text(unit, _number(value), lang)
+    return name if unit in ("°", "%") else f" {name}"
 
 
 def unit_text(unit: str, value: Value = None, lang: Lang = "en") -> str:
@@ -85,9 +114,9 @@ def _line(step: Step, lang: Lang) -> str:
     if step.value is not None:
         text += f" = {fmt(step.value, lang)}"
         if step.unit:
-            text += f" {unit_text(step.unit, _number(step.value), lang)}"
+            text += _unit(step.unit, step.value, lang)
     if step.rule:
-        text += f"  [{step.rule}]"
+        text += f"  [{rule_text(step.rule, lang)}]"
     if step.note is not None:
         text += f"  ({step.note(lang)})"
     return text
@@ -116,12 +145,9 @@ def explanation_html(step: Step, lang: Lang = "en") -> str:
         if s.value is not None:
             value = f' <b class="sv">{html.escape(fmt(s.value, lang))}</b>'
             if s.unit:
-                value += f" {html.escape(unit_text(s.unit, _number(s.value), lang))}"
-        rule = (
-            f' <span class="sr" title="{_RULE[lang]}">[{html.escape(s.rule)}]</span>'
-            if s.rule
-            else ""
-        )
+                value += html.escape(_unit(s.unit, s.value, lang))
+        rid = html.escape(rule_text(s.rule, lang))
+        rule = f' <span class="sr" title="{_RULE[lang]}">[{rid}]</span>' if s.rule else ""
         note = f' <i class="sn">{html.escape(s.note(lang))}</i>' if s.note is not None else ""
         head = f'<span class="st st-{s.kind}">{label}{value}{rule}{note}</span>'
         if not s.children:
