@@ -86,10 +86,22 @@ def unit_text(unit: str, value: Value = None, lang: Lang = "en") -> str:
     return _FIXED.get(unit, unit) if lang == "ru" else unit
 
 
+# Values that name something: a rule data cell that refers to another ("linear_ratings.flank90"
+# is «таблица 9-1, фланг 90»). The rule data registers them as it loads (`name_values`).
+_NAMED: dict[str, Text] = {}
+
+
+def name_values(names: dict[str, Text]) -> None:
+    """Show these text values by their names in both languages wherever they are rendered."""
+    _NAMED.update(names)
+
+
 def fmt(value: Value, lang: Lang = "en") -> str:
     """A value as the sheet prints it: numbers without float noise (0.30000000000000004 -> 0.3)."""
     if isinstance(value, bool):
         return _YES_NO[lang][value]
+    if isinstance(value, str) and value in _NAMED:
+        return _NAMED[value](lang)
     if isinstance(value, float):
         if value == int(value) and abs(value) < 1e15:
             return str(int(value))

@@ -10,6 +10,7 @@ from typing import Any
 from strategia.core.errors import Problem, RuleDataError
 from strategia.core.i18n import Text
 from strategia.core.vocab import norm
+from strategia.explain.render import name_values, rule_text
 from strategia.rules.kinds import RegimentKind
 from strategia.rules.model import VALUE, VOCABS, Entry, Override, Param, RuleSet
 from strategia.rules.schema import TYPES, check_value
@@ -48,12 +49,32 @@ def load_ruleset_file(path: Path) -> RuleSet:
             entries[key] = entry
     if problems:
         raise RuleDataError(str(path), problems)
+    name_values(_references(entries))
     return RuleSet(
         name=str(meta.get("name", path.stem)),
         title=Text.of(meta.get("title", path.stem)),
         entries=entries,
         sources=(str(path),),
     )
+
+
+def _references(entries: dict[str, Entry]) -> dict[str, Text]:
+    """Text cells that point at another entry's column ("linear_ratings.flank90"), by the names
+    a reader knows them by: the rule id and the column («таблица 9-1, фланг 90»)."""
+    out = {}
+    for e in entries.values():
+        if e.type != "text":
+            continue
+        for p in e.params():
+            target, _, column = str(p.value).partition(".")
+            if target in entries and column in entries[target].columns:
+                t = entries[target]
+                col = t.column_label(column)
+                out[str(p.value)] = Text(
+                    f"{rule_text(t.rule, 'en')}, {col('en')}",
+                    f"{rule_text(t.rule, 'ru')}, {col('ru')}",
+                )
+    return out
 
 
 def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:

@@ -23,10 +23,10 @@ from strategia.game.views import mediator_view, to_geojson
 from strategia.notation.orders import parse_order
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet, load_ruleset
-from strategia.rules.kinds import DivisionKind, Terrain
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.scenario_io import load_scenario
 from strategia.ui import teaching_maps as tm
+from strategia.ui.teaching import division_choice, relief_choice, small_map
 from strategia.ui.teaching_show import (
     LABELLED,
     Html,
@@ -43,7 +43,6 @@ MODES = {
     "road": Text("along roads (4.2)", "по дорогам (4.2)"),
     "withdraw": Text("withdrawal (4.4)", "отход (4.4)"),
 }
-RELIEFS = ("plain", "forest", "hills", "swamp", "mountains")
 WORDS = {
     "division": Text("division", "дивизия"),
     "ground": Text("ground", "местность"),
@@ -162,22 +161,6 @@ def theatre_reach(
 # --- the example of 9.3 -------------------------------------------------------------------------
 
 
-def small_map(relief: str = "plain", river: bool = False, road: bool = False) -> ScenarioBuilder:
-    """A 16 x 9 map of one relief, Red on the left, Blue on the right, for the workbenches."""
-    b = (
-        ScenarioBuilder.blank(16, 9, name="учебная карта")
-        .state("R", "Красные", "red", lon=(1, 12))
-        .state("B", "Синие", "blue", lon=(13, 16))
-    )
-    if relief != "plain":
-        b = b.paint(relief, lon=(4, 12))
-    if river:
-        b = b.river("6.5,0.5 6.5,9.5")
-    if road:
-        b = b.road("1,5 12,5")
-    return b
-
-
 def example_9_3(lang: Lang | None = None) -> tuple[Picture, Html]:
     """«Ordered to move a т.д. 30 km through hills, the mediator moves it 20 km» (9.3): the map
     before and after, and what the player and the mediator are told."""
@@ -214,25 +197,12 @@ def example_9_3(lang: Lang | None = None) -> tuple[Picture, Html]:
 # --- the workbench ------------------------------------------------------------------------------
 
 
-def _division_choice(lang: Lang) -> w.Dropdown:
-    return w.Dropdown(
-        options=[(k.ru, k) for k in DivisionKind if k is not DivisionKind.FORTRESS],
-        value=DivisionKind.TANK,
-        description=WORDS["division"](lang),
-        style=LABELLED,
-    )
-
-
 def movement_workbench(lang: Lang | None = None, level: int = 2) -> Live:
     """Pick a division, the ground, a river, a road, how it moves and a turn first: its reach
     on the small map (each cell with the share of the turn it costs) and the turn's breakdown."""
     lang = lang or lesson_lang()
-    kind = _division_choice(lang)
-    relief = w.Dropdown(
-        options=[(Terrain.from_key(r).label(lang), r) for r in RELIEFS],
-        description=WORDS["ground"](lang),
-        style=LABELLED,
-    )
+    kind = division_choice(lang)
+    relief = relief_choice(lang)
     river = w.Checkbox(description=WORDS["river"](lang), style=LABELLED)
     road = w.Checkbox(description=WORDS["road"](lang), style=LABELLED)
     mode = w.ToggleButtons(

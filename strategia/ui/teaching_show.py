@@ -25,6 +25,7 @@ from matplotlib.figure import Figure
 from strategia.core.i18n import Lang, Text, check_lang
 from strategia.explain.render import fmt, rule_text, unit_text
 from strategia.rules import RuleSet
+from strategia.rules.kinds import RegimentKind
 from strategia.rules.model import VALUE
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -148,10 +149,12 @@ def cell_text(rules: RuleSet, entry: str, row: str, column: str, lang: Lang) -> 
     v = p.value
     if isinstance(v, str) and v in SPECIAL:
         text = SPECIAL[v](lang)
+    elif isinstance(v, list):  # a list of regiments (table 1)
+        text = ", ".join(RegimentKind.from_key(k).ru for k in v) or "—"
+    elif p.unit == "×":
+        text = "×" + fmt(v, lang)
     else:
-        text = fmt(v, lang)
-        if p.unit and p.unit != "×":
-            text += f" {unit_text(p.unit, v, lang)}"
+        text = fmt(v, lang) + (f" {unit_text(p.unit, v, lang)}" if p.unit else "")
     return text + (RECONSTRUCTED_MARK if p.reconstructed else "")
 
 
