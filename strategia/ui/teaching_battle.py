@@ -32,6 +32,7 @@ from strategia.ui.teaching_show import (
     Html,
     Live,
     Picture,
+    entry_table,
     lesson_lang,
     new_figure,
     picture,
@@ -264,3 +265,19 @@ def battle_workbench(lang: Lang | None = None, level: int = 2) -> Live:
     show()
     box = w.VBox([w.HBox(att), w.HBox(dfd), w.HBox([relief, river, sup]), out])
     return Live(box, out.value, "т.д., с.д. → с.д.")
+
+
+GROUND_ROWS = (
+    "defender_forest", "defender_hills", "defender_swamp", "defender_mountains",
+    "defender_river", "anti_tank_vs_armour",
+)  # fmt: skip
+
+
+def ground_rules(lang: Lang | None = None) -> Html:
+    """9.8b: the defender's multipliers by ground, and the пт.д.'s against armour."""
+    return entry_table(load_ruleset(level=2), "battle", lang or lesson_lang(), rows=GROUND_ROWS)
+
+
+def loss_rules(lang: Lang | None = None) -> Html:
+    """The reconstructed loss rule's parameters."""
+    return entry_table(load_ruleset(level=2), "loss_rule", lang or lesson_lang())

@@ -19,7 +19,7 @@ from strategia.rules.kinds import Facing, Formation, RegimentsFacing, Role
 from strategia.rules.ratings import contributions, derivation_check, rating
 from strategia.rules.units import Division, new_division
 from strategia.ui.teaching import division_choice
-from strategia.ui.teaching_show import LABELLED, Html, Live, lesson_lang, table_html
+from strategia.ui.teaching_show import LABELLED, Html, Live, entry_table, lesson_lang, table_html
 
 ROLE_COLOUR = {Role.DIRECT: "#c62828", Role.SUPPORT: "#f9a825", Role.NONE: "#bdbdbd"}
 BLOW_ANGLE = {
@@ -34,9 +34,10 @@ WORDS = {
     "facing": Text("the blow lands on", "удар приходится в"),
     "turned": Text("regiments", "полки"),
     "legend": Text(
-        "D: {direct}, S: {support}, -: {none}; the front at the top, the arrow: the blow",
-        "D — {direct}, S — {support}, «-» — {none}; фронт вверху, стрелка — удар",
+        "D: {direct}, S: {support}, -: {none}",
+        "D — {direct}, S — {support}, «-» — {none}",
     ),
+    "up": Text("the front at the top; the arrow: the blow", "фронт вверху; стрелка — удар"),
     "table": Text("table", "таблица"),
     "division": Text("division", "дивизия"),
     "column": Text("column", "графа"),
@@ -89,9 +90,12 @@ def division_svg(
     words = WORDS["legend"].format(
         direct=Role.DIRECT.label(lang), support=Role.SUPPORT.label(lang), none=Role.NONE.label(lang)
     )(lang)
-    legend = f"<text x='5' y='215' font-size='10'>{html.escape(words)}</text>"
+    legend = (
+        f"<text x='5' y='212' font-size='10'>{html.escape(words)}</text>"
+        f"<text x='5' y='226' font-size='10'>{html.escape(WORDS['up'](lang))}</text>"
+    )
     return (
-        f"<svg width='{width + 40}' height='225' xmlns='http://www.w3.org/2000/svg'>"
+        f"<svg width='{width + 40}' height='232' xmlns='http://www.w3.org/2000/svg'>"
         f"{defs}{arrow}{''.join(boxes)}{legend}</svg>"
     )
 
@@ -190,3 +194,8 @@ def ratings_workbench(lang: Lang | None = None, level: int = 2) -> Live:
     box = w.VBox([kind, formation, facing, turned, out])
     alt = f"{kind.value.ru}: {formation.value.label(lang)}, {facing.value.label(lang)}"
     return Live(box, out.value, alt)
+
+
+def rule_table(entry: str, lang: Lang | None = None) -> Html:
+    """A table of the rule data (table 7, table 1) in its own terms."""
+    return entry_table(load_ruleset(level=2), entry, lang or lesson_lang())
