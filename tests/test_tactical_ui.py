@@ -84,7 +84,10 @@ def test_the_widget_drives_the_game(game: TacticalGame) -> None:
     before = tuple(table.names["2/Тульский"].location)
     table.act("move 3")
     assert game.table.unit("2/Тульский").moved == 3
-    assert tuple(table.names["2/Тульский"].location) == (before[0] + 3, before[1])  # the name follows
+    assert tuple(table.names["2/Тульский"].location) == (
+        before[0] + 3,
+        before[1],
+    )  # the name follows
     table.next_phase()
     table.enter("artillery", casualties=1, by="Batterie à pied")
     assert game.table.unit("2/Тульский").figures == 15

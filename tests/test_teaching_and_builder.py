@@ -38,7 +38,9 @@ def test_division_diagram_shows_the_engines_roles() -> None:
 
 def test_workbenches_render_the_engines_breakdowns() -> None:
     r = ratings_workbench("en")
-    assert "Rating of 1 т.д." in r.widget.children[-1].value and r.still == r.widget.children[-1].value
+    assert (
+        "Rating of 1 т.д." in r.widget.children[-1].value and r.still == r.widget.children[-1].value
+    )
     m = movement_workbench("en")
     image = m.widget.children[-2]
     first = bytes(image.value)

@@ -40,6 +40,7 @@ OPACITY = {
     Condition.ROUTED: 0.2,
 }
 GRID_CM = 10
+LABELS = {"description_width": "100px"}  # room for the panel's longest label, all aligned
 
 
 def _ring(points: list[tuple[float, float]]) -> list[list[float]]:
@@ -238,19 +239,24 @@ class TacticalTable:
         self.map.add(self.labels)
         self.units.on_click(self._feature_click)
         names = [u.name for u in game.table.units]
-        self.unit = w.Dropdown(options=names, description=t("unit", "отряд"))
+        self.unit = w.Dropdown(options=names, description=t("unit", "отряд"), style=LABELS)
         self.actions = w.Text(
             placeholder=t("move; form square", "вперед; строй каре"),
             description=t("actions", "действия"),
+            style=LABELS,
         )
         self.act_button = w.Button(description=t("Act now", "Выполнить"), button_style="primary")
         self.before = w.Text(
-            placeholder=t("move 5", "вперед 5"), description=t("before", "до огня")
+            placeholder=t("move 5", "вперед 5"), description=t("before", "до огня"), style=LABELS
         )
         self.after = w.Text(
-            placeholder=t("wheel 30", "захождение 30"), description=t("after", "после огня")
+            placeholder=t("wheel 30", "захождение 30"),
+            description=t("after", "после огня"),
+            style=LABELS,
         )
-        self.attack = w.Dropdown(options=["", *names], description=t("attacks", "атакует"))
+        self.attack = w.Dropdown(
+            options=["", *names], description=t("attacks", "атакует"), style=LABELS
+        )
         self.card_button = w.Button(description=t("Lay the card", "Положить карточку"))
         self.next_button = w.Button(
             description=t("Next phase", "Следующий этап"), button_style="warning"
@@ -258,14 +264,18 @@ class TacticalTable:
         self.kind = w.Dropdown(
             options=[(k.label(self.lang), k.key) for k in ReportKind],
             description=t("result", "итог"),
+            style=LABELS,
         )
-        self.casualties = w.BoundedIntText(min=0, max=999, description=t("figures lost", "потери"))
-        self.outcome = w.Text(description=t("outcome", "исход"))
+        self.casualties = w.BoundedIntText(
+            min=0, max=999, description=t("figures lost", "потери"), style=LABELS
+        )
+        self.outcome = w.Text(description=t("outcome", "исход"), style=LABELS)
         self.condition = w.Dropdown(
             options=[("—", "")] + [(c.label(self.lang), c.key) for c in Condition],
             description=t("condition", "состояние"),
+            style=LABELS,
         )
-        self.by = w.Dropdown(options=["", *names], description=t("by", "кем"))
+        self.by = w.Dropdown(options=["", *names], description=t("by", "кем"), style=LABELS)
         self.report_button = w.Button(description=t("Enter", "Внести"))
         self.status = w.HTML()
         self.message = w.HTML()

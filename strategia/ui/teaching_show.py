@@ -36,6 +36,7 @@ RECONSTRUCTED_MARK = "*"
 SPECIAL = {  # the rule data's words in place of a number (table 4, 9.7)
     "trails": Text("trails only", "только по тропам"),
     "impassable": Text("impassable", "непроходимо"),
+    "impossible": Text("impossible", "невозможно"),
 }
 _TABLE_CSS = (
     "<style>.strategia-table{border-collapse:collapse;margin:4px 0 10px}"

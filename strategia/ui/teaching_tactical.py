@@ -25,7 +25,15 @@ from strategia.tactical.phases import Battle, phase_label
 from strategia.tactical.skirmish import Table, new_table
 from strategia.ui import tactical_table as tt
 from strategia.ui.teaching_maps import draw_collection
-from strategia.ui.teaching_show import Html, Live, Picture, lesson_lang, new_figure, picture
+from strategia.ui.teaching_show import (
+    Html,
+    Live,
+    Picture,
+    entry_table,
+    lesson_lang,
+    new_figure,
+    picture,
+)
 
 Box = tuple[float, float, float, float]  # x0, x1, y0, y1 in cm
 
@@ -251,3 +259,16 @@ def live_table(game: TacticalGame | None = None, lang: Lang | None = None) -> Li
     draw_table(fig.subplots(), game.table, game.battle, game.rules, lang, box)
     still = picture(fig, phase_title(game.battle, game.rules, lang))
     return Live(table.widget, still, still.alt)
+
+
+RULE_TABLES = ("speeds", "slowdown", "formation_change")
+
+
+def rule_tables(rules: RuleSet | None = None, lang: Lang | None = None) -> Html:
+    """The tactical rules' tables of speed, slowdown and formation changes in their own terms
+    (`strategia rules --ruleset tactical` prints them all, with the reasons for each value the
+    seed lost)."""
+    rules = rules or tactical_rules()
+    lang = lang or lesson_lang()
+    tables = [entry_table(rules, key, lang) for key in RULE_TABLES]
+    return Html("".join(t.html for t in tables), "\n\n".join(t.alt for t in tables))
