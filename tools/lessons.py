@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -41,9 +42,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SHOTS = {  # the lessons photographed for the README, and what to wait for on each page
-    "02_movement.ipynb": "lesson-movement.png",
-    "05_reconnaissance.ipynb": "lesson-reconnaissance.png",
+SHOTS = {  # the lessons photographed for the README: the file, and the heading shown at the top
+    "02_movement.ipynb": ("lesson-movement.png", "Досягаемость на театре"),
+    "05_reconnaissance.ipynb": ("lesson-reconnaissance.png", "Война началась"),
 }
 
 
@@ -113,17 +114,16 @@ def screenshots() -> None:
                 time.sleep(0.5)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            for notebook, shot in SHOTS.items():
+            page = browser.new_page(viewport={"width": 1280, "height": 960})
+            for notebook, (shot, heading) in SHOTS.items():
                 page.goto(base + notebook, timeout=180_000)
                 page.wait_for_selector(".jp-RenderedImage img", timeout=180_000)
-                page.wait_for_function(
-                    "!document.querySelector('#loading') || "
-                    "getComputedStyle(document.querySelector('#loading')).display === 'none'",
-                    timeout=180_000,
-                )
                 page.wait_for_timeout(1500)
-                page.screenshot(path=str(ROOT / "docs" / shot), full_page=False)
+                page.get_by_role("heading", name=re.compile(heading)).evaluate(
+                    "e => e.scrollIntoView({block: 'start'})"
+                )
+                page.wait_for_timeout(800)
+                page.screenshot(path=str(ROOT / "docs" / shot))
                 print(f"docs/{shot}")
             browser.close()
     finally:
