@@ -25,6 +25,7 @@ from strategia.ui import layers
 
 PT = 0.6  # matplotlib points for a Leaflet pixel of line weight, at the lessons' scale
 Window = tuple[int, int, int, int]  # lon0, lon1, lat0, lat1 (inclusive cells)
+RGBA = tuple[float, float, float, float]
 AXES = {
     "lon": Text("longitude (cells, eastward)", "долгота (клетки, к востоку)"),
     "lat": Text("latitude (cells, northward)", "широта (клетки, к северу)"),
@@ -175,14 +176,13 @@ def draw_counters(ax: Axes, view_geojson: Mapping[str, Any], names: bool = True)
 def draw_cells(
     ax: Axes,
     cells: Sequence[tuple[int, int]],
-    colour: str = "#ffeb3b",
+    colour: str | Sequence[RGBA] = "#ffeb3b",
     alpha: float = 0.45,
-    values: Sequence[str] | None = None,
     z: float = 3,
     hatch: str | None = None,
 ) -> None:
-    """Cells shaded over the map (a reachable area, the ground a side observes), optionally
-    with a value written in each."""
+    """Cells shaded over the map (a reachable area; `colour` one for all or one RGBA a cell), or
+    hatched (the ground a side observes)."""
     polys = [
         Polygon(
             [(x - 0.5, y - 0.5), (x + 0.5, y - 0.5), (x + 0.5, y + 0.5), (x - 0.5, y + 0.5)],
@@ -190,22 +190,16 @@ def draw_cells(
         )
         for x, y in cells
     ]
-    face = to_rgba(colour, 0 if hatch else alpha)
+    faces = [to_rgba(colour, 0 if hatch else alpha)] if isinstance(colour, str) else list(colour)
+    edges = [to_rgba(colour, alpha)] if hatch and isinstance(colour, str) else ["none"]
     ax.add_collection(
         PatchCollection(
-            polys,
-            facecolors=[face],
-            edgecolors=[to_rgba(colour, alpha if hatch else 0)],
-            linewidths=[0],
-            hatch=hatch,
-            zorder=z,
+            polys, facecolors=faces, edgecolors=edges, linewidths=[0], hatch=hatch, zorder=z
         )
     )
-    for (x, y), v in zip(cells, values or [], strict=False):
-        ax.text(x, y, v, ha="center", va="center", fontsize=6, zorder=z + 0.1)
 
 
-def cost_colours(costs: Sequence[float], budget: float) -> list[tuple[float, float, float, float]]:
+def cost_colours(costs: Sequence[float], budget: float) -> list[RGBA]:
     """A cell's shade by the share of the turn it costs: pale near, strong at the limit."""
     out = []
     for c in costs:

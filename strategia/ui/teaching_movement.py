@@ -75,7 +75,6 @@ def draw_reach(
     mode: str,
     lang: Lang,
     window: tm.Window | None = None,
-    numbers: bool = True,
 ) -> int:
     """The unit's reach this turn (engine's `reach`) shaded over the theatre, each cell by the
     share of the turn it costs; the counters on top. Returns the number of cells reached."""
@@ -85,12 +84,9 @@ def draw_reach(
     if window is None:
         window = tm.window_around(state.theatre, [*cells, (u.cell.lon, u.cell.lat)], 2)
     tm.draw_theatre(ax, state.theatre, state.level, lang, window)
-    shades = tm.cost_colours(costs, r.budget)
-    for (x, y), colour in zip(cells, shades, strict=True):
-        tm.draw_cells(ax, [(x, y)], colour=colour[:3], alpha=colour[3])  # type: ignore[arg-type]
-    if numbers:
-        for (x, y), c in zip(cells, costs, strict=True):
-            ax.text(x, y, f"{c:.2g}", ha="center", va="center", fontsize=6.5, zorder=8)
+    tm.draw_cells(ax, cells, tm.cost_colours(costs, r.budget))
+    for (x, y), c in zip(cells, costs, strict=True):
+        ax.text(x, y, f"{c:.2g}", ha="center", va="center", fontsize=6.5, zorder=8)
     tm.draw_counters(ax, to_geojson(mediator_view(state)))
     return len(cells)
 

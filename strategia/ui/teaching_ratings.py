@@ -19,7 +19,15 @@ from strategia.rules.kinds import Facing, Formation, RegimentsFacing, Role
 from strategia.rules.ratings import contributions, derivation_check, rating
 from strategia.rules.units import Division, new_division
 from strategia.ui.teaching import division_choice
-from strategia.ui.teaching_show import LABELLED, Html, Live, entry_table, lesson_lang, table_html
+from strategia.ui.teaching_show import (
+    LABELLED,
+    Html,
+    Live,
+    Svg,
+    entry_table,
+    lesson_lang,
+    table_html,
+)
 
 ROLE_COLOUR = {Role.DIRECT: "#c62828", Role.SUPPORT: "#f9a825", Role.NONE: "#bdbdbd"}
 BLOW_ANGLE = {
@@ -98,16 +106,6 @@ def division_svg(
         f"<svg width='{width + 40}' height='232' xmlns='http://www.w3.org/2000/svg'>"
         f"{defs}{arrow}{''.join(boxes)}{legend}</svg>"
     )
-
-
-class Svg:
-    """An SVG drawing for the notebook, with a text summary."""
-
-    def __init__(self, svg: str, alt: str) -> None:
-        self.svg, self.alt = svg, alt
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        return {"image/svg+xml": self.svg, "text/plain": self.alt}
 
 
 def diagram(

@@ -121,6 +121,17 @@ class Html:
         return {"text/html": self.html, "text/plain": self.alt}
 
 
+@dataclass(frozen=True)
+class Svg:
+    """An SVG drawing with a plain-text summary."""
+
+    svg: str
+    alt: str
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        return {"image/svg+xml": self.svg, "text/plain": self.alt}
+
+
 def table_html(
     heads: Sequence[str],
     rows: Iterable[Sequence[object]],

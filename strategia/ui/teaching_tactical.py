@@ -104,15 +104,13 @@ def examples_table() -> Table:
     return new_table(parse_skirmish(EXAMPLES_TABLE, "examples"))
 
 
-def draw_table(
-    ax: Axes, table: Table, battle_units: Battle | None, rules: RuleSet, lang: Lang, box: Box
-) -> None:
+def draw_table(ax: Axes, battle: Battle, rules: RuleSet, lang: Lang, box: Box) -> None:
     """The table's ground and units as the tactical table draws them, each unit named."""
-    battle = battle_units or Battle(table)
-    draw_collection(ax, tt.ground_geojson(table.skirmish), z=1)
+    draw_collection(ax, tt.ground_geojson(battle.table.skirmish), z=1)
     draw_collection(ax, tt.units_geojson(battle, rules, lang=lang), z=3)
+    labels = tt.unit_labels(battle, rules)
     for u in battle.table.units:
-        x, y = tt.unit_labels(battle, rules)[u.name]
+        x, y = labels[u.name]
         if box[0] <= x <= box[1] and box[2] <= y <= box[3]:
             wide = box[1] - box[0] > 50  # the whole table: names beside the units, not on them
             ax.annotate(
@@ -174,7 +172,7 @@ def walk(example: Example, lang: Lang | None = None) -> tuple[Picture, Html]:
     alts = []
     ghost = tt.unit_rectangle(start.unit(example.unit), rules)
     for k, (ax, (label, table)) in enumerate(zip(axes, frames, strict=True)):
-        draw_table(ax, table, None, rules, lang, example.box)
+        draw_table(ax, Battle(table), rules, lang, example.box)
         ax.set_title(label, fontsize=8.5)
         moved = table.unit(example.unit).moved
         if k and moved:  # where it started, and how far it went
@@ -232,7 +230,7 @@ def a_turn(lang: Lang | None = None) -> tuple[Picture, Html]:
     fig = new_figure(13, 7.6)
     axes = fig.subplots(2, 2).flatten()
     for ax, (title, battle) in zip(axes, frames, strict=True):
-        draw_table(ax, battle.table, battle, game.rules, lang, GROVE_BOX)
+        draw_table(ax, battle, game.rules, lang, GROVE_BOX)
         ax.set_title(title, fontsize=9)
     alt = "\n".join(
         f"{title}: "
@@ -256,7 +254,7 @@ def live_table(game: TacticalGame | None = None, lang: Lang | None = None) -> Li
     table = tt.TacticalTable(game, lang=lang)
     fig = new_figure(8, 5.6)
     box = (0.0, game.skirmish.width, 0.0, game.skirmish.height)
-    draw_table(fig.subplots(), game.table, game.battle, game.rules, lang, box)
+    draw_table(fig.subplots(), game.battle, game.rules, lang, box)
     still = picture(fig, phase_title(game.battle, game.rules, lang))
     return Live(table.widget, still, still.alt)
 
