@@ -95,6 +95,7 @@ class Fought:
     """A battle fought: the order, the engine's result, each side's share of strength lost."""
 
     order: str
+    shown: Text  # the order in the journal's notation, in each language
     result: Result
     attacker_loss: float
     defender_loss: float
@@ -114,18 +115,19 @@ def fight(state: GameState, order: str, level: int = 2) -> Fought:
     a0, d0 = _strength(state, red), _strength(state, blue)
     a_loss = 1 - _strength(after, red) / a0 if a0 else 0.0
     d_loss = 1 - _strength(after, blue) / d0 if d0 else 0.0
-    return Fought(order, result, round(a_loss, 4), round(d_loss, 4))
+    shown = Text(o.format("en"), o.format("ru"))
+    return Fought(order, shown, result, round(a_loss, 4), round(d_loss, 4))
 
 
 def show_battle(f: Fought, lang: Lang | None = None) -> Html:
     """The order, its outcome and the engine's breakdown."""
     lang = lang or lesson_lang()
     head = (
-        f"<p><code>{html.escape(f.order)}</code></p>"
+        f"<p><code>{html.escape(f.shown(lang))}</code></p>"
         f"<p><b>{html.escape(f.result.outcome(lang))}</b></p>"
     )
     return Html(
-        head + explanation_html(f.result.explanation, lang), f"{f.order} → {f.result.outcome(lang)}"
+        head + explanation_html(f.result.explanation, lang), f"{f.shown(lang)} → {f.result.outcome(lang)}"
     )
 
 
@@ -181,7 +183,7 @@ def support(lang: Lang | None = None) -> Html:
     rows = []
     for sup in ("", "50 а.д."):
         f = fight(*battle_setup(["1 т.д.", "2 с.д."], ["101 с.д."], support=sup))
-        rows.append((f.order, f.result.outcome(lang), f.attacker_loss, f.defender_loss))
+        rows.append((f.shown(lang), f.result.outcome(lang), f.attacker_loss, f.defender_loss))
     heads = [WORDS[k](lang) for k in ("order", "outcome", "attacker_loss", "defender_loss")]
     alt = "\n".join(" | ".join(str(v) for v in r) for r in rows)
     return Html(table_html(heads, rows), alt)

@@ -261,17 +261,18 @@ def turning(lang: Lang | None = None, kind: str = "т.д.", to: str = "севе�
     rules = load_ruleset(level=2)
     state = initial_state(small_map().place("R", f"5 {kind} - 5,5 фронтом на восток").build(), 2)
     ref = UnitRef.parse(f"5 {kind}")
-    turned, res = apply(state, parse_order(f"5 {kind} поворот на {to}", state), rules)
+    order = parse_order(f"5 {kind} поворот на {to}", state)
+    turned, res = apply(state, order, rules)
     fig = new_figure(9, 3.4)
     axes = fig.subplots(1, 2)
     alts = []
     captions = (
-        Text("facing east", "фронтом на восток"),
-        Text(f"after «поворот на {to}»", f"после «поворот на {to}»"),
+        Text(f"{kind} facing east", f"{kind} фронтом на восток"),
+        Text(f"after «{order.format('en')}»", f"после «{order.format('ru')}»"),
     )
     for ax, st, caption in zip(axes, (state, turned), captions, strict=True):
         n = draw_reach(ax, st, ref, rules, "forward", lang, (1, 11, 1, 9))
-        title = f"{kind} {caption(lang)}: {WORDS['cells'](lang).format(n=n)}"
+        title = f"{caption(lang)}: {WORDS['cells'](lang).format(n=n)}"
         ax.set_title(title, fontsize=9)
         alts.append(title)
     return picture(fig, "\n".join([*alts, res.outcome(lang)]))

@@ -21,7 +21,9 @@ from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
 from strategia.game import recon
 from strategia.game.game import Game
+from strategia.game.questions import parse_question
 from strategia.game.views import ArmyNote, SideView, mediator_view, to_geojson, view_for
+from strategia.notation.orders import parse_order
 from strategia.theatre import terrain
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.scenario import Scenario
@@ -136,8 +138,9 @@ def start_the_war(game: Game, lang: Lang | None = None) -> Html:
     rows = []
     for order in ("5 т.д. на 13,5", "", "5 т.д. отход на 11,5"):
         if order:
+            shown = parse_order(order, game.state).format(lang)
             result = game.order(order)
-            rows.append((game.state.turn, order, result.outcome(lang) if result else ""))
+            rows.append((game.state.turn, shown, result.outcome(lang) if result else ""))
         game.end_turn()
     heads = [WORDS["turn"](lang), WORDS["order"](lang), WORDS["outcome"](lang)]
     alt = "\n".join(f"{t}: {o} → {r}" for t, o, r in rows)
@@ -242,8 +245,13 @@ def ask(game: Game, side: str, questions: Sequence[str], lang: Lang | None = Non
     rows = []
     for q in questions:
         a = game.ask(side, q)
-        rows.append((q, a["answer"][lang], a["cost"]))
+        rows.append((_question(game, q, lang), a["answer"][lang], a["cost"]))
     return Html(_answers_table(game, side, rows, lang), _answers_alt(game, side, rows, lang))
+
+
+def _question(game: Game, text: str, lang: Lang) -> str:
+    """A question in the journal's notation, in the reader's language."""
+    return parse_question(text, game.state).format(lang)
 
 
 def _budget_line(game: Game, side: str, lang: Lang) -> str:
@@ -300,7 +308,7 @@ def recon_workbench(game: Game, lang: Lang | None = None) -> Live:
         first.append(pic)
         image.value = pic.png
         rows = [
-            (a["question"], a["answer"][lang], a["cost"])
+            (_question(game, a["question"], lang), a["answer"][lang], a["cost"])
             for a in game.answers
             if a["side"] == side.value
         ]
