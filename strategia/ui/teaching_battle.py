@@ -126,9 +126,8 @@ def show_battle(f: Fought, lang: Lang | None = None) -> Html:
         f"<p><code>{html.escape(f.shown(lang))}</code></p>"
         f"<p><b>{html.escape(f.result.outcome(lang))}</b></p>"
     )
-    return Html(
-        head + explanation_html(f.result.explanation, lang), f"{f.shown(lang)} → {f.result.outcome(lang)}"
-    )
+    alt = f"{f.shown(lang)} → {f.result.outcome(lang)}"
+    return Html(head + explanation_html(f.result.explanation, lang), alt)
 
 
 # --- the sections -----------------------------------------------------------------------------
