@@ -37,7 +37,7 @@ def test_renderers() -> None:
     assert explanation_text(s, "en") == ["total = 0.3  [9.6]  (n)", "  · part = 1  [table 7]"]
     assert explanation_text(s, "ru")[0] == "итого = 0.3  [9.6]  (п)"
     html = explanation_html(s, "ru")
-    assert "итого" in html and "[table 7]" in html and "<script" not in html
+    assert "итого" in html and "[таблица 7]" in html and "<script" not in html
     assert "&lt;b&gt;" in explanation_html(Step(Text("<b>")), "en")
     assert fmt(2.0) == "2" and fmt(0.125) == "0.125" and fmt(True) == "yes" and fmt(None) == ""
 
@@ -58,3 +58,26 @@ def test_table_2_and_3_are_computed(rules: RuleSet) -> None:
     for (x, y), d in TABLE_3.items():
         assert table_distance(x, y, rules, diagonal=True) == d, (x, y)
     assert round_to(2.25, 0.5) == 2.5
+
+
+def test_units_and_yes_no_speak_the_readers_language() -> None:
+    def line(value: float | bool | str, unit: str, lang: str) -> str:
+        return explanation_text(Step(Text("t", "т"), value, unit=unit), lang)[0]  # type: ignore[arg-type]
+
+    assert [line(v, "turn", "ru") for v in (1, 2, 5, 21, 0.5, 4.5)] == [
+        "т = 1 ход", "т = 2 хода", "т = 5 ходов", "т = 21 ход", "т = 0.5 хода", "т = 4.5 хода"
+    ]  # fmt: skip
+    assert line(1, "turn", "en") == "t = 1 turn" and line(0.5, "turn", "en") == "t = 0.5 turns"
+    assert line("2/5", "turn", "ru") == "т = 2/5 хода" and line(20, "km", "ru") == "т = 20 км"
+    assert line(True, "", "ru") == "т = да" and line(False, "", "en") == "t = no"
+    assert "хода" in explanation_html(Step(Text("t", "т"), 3, unit="turn"), "ru")
+    assert line(30, "°", "ru") == "т = 30°"
+
+
+def test_rule_ids_as_the_reader_calls_them() -> None:
+    from strategia.explain.render import rule_text
+
+    assert rule_text("table 4", "ru") == "таблица 4" and rule_text("table 4", "en") == "table 4"
+    assert rule_text("4.8", "ru") == "4.8"
+    assert rule_text("003 speeds", "ru") == "003, скорость передвижения"
+    assert "[таблица 7]" in explanation_text(Step(Text("t", "т"), 1, rule="table 7"), "ru")[0]

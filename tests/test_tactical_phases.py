@@ -211,6 +211,8 @@ def test_the_notation_reads_and_writes_actions() -> None:
     )
     assert actions[-1] == Restore()
     assert parse_actions(format_actions(actions)) == actions
+    assert parse_actions(format_actions(actions, "ru")) == actions  # Russian reads back too
+    assert format_actions(actions[:2], "ru") == "вперед; вперед 5 по дороге"
     assert parse_actions("вперед 5; строй каре; восстановить") == (
         Move(Mode.FORWARD, Fraction(5)), Form(Formation.SQUARE), Restore(),
     )  # fmt: skip

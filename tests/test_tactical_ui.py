@@ -64,12 +64,13 @@ def test_phases_panel_marks_the_phase_and_lists_the_cards(game: TacticalGame) ->
     game.card("1/Тульский", before="move; form square", attack="II/61e ligne")
     html = tt.phases_html(game.battle, game.rules, "en")
     assert "<b>▶ 1. Planning</b>" in html and "move; form square" in html and "II/61e ligne" in html
-    assert html.count("<li>") == 8
+    assert html.count("<li>") == 8 and "<ol>" not in html  # numbered once, by the names
 
 
 def test_the_widget_drives_the_game(game: TacticalGame) -> None:
     table = tt.TacticalTable(game, lang="en")
-    assert table.map.crs["name"] == "Simple" and len(table.map.layers) == 2
+    assert table.map.crs["name"] == "Simple" and len(table.map.layers) == 3  # ground, units, names
+    assert set(table.names) == {u.name for u in game.table.units}
     assert table.units.data == table.units_data()
     table.select("1/Тульский")
     assert table.lay_card("move; form square") is not None
@@ -80,8 +81,13 @@ def test_the_widget_drives_the_game(game: TacticalGame) -> None:
     assert game.phase is Phase.MOVEMENT
     assert "7.2" in table.breakdown.value
     assert table.act("gallop") is None and "unknown action" in table.message.value
+    before = tuple(table.names["2/Тульский"].location)
     table.act("move 3")
     assert game.table.unit("2/Тульский").moved == 3
+    assert tuple(table.names["2/Тульский"].location) == (
+        before[0] + 3,
+        before[1],
+    )  # the name follows
     table.next_phase()
     table.enter("artillery", casualties=1, by="Batterie à pied")
     assert game.table.unit("2/Тульский").figures == 15

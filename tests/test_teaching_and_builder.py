@@ -18,13 +18,9 @@ from strategia.theatre.generate import random_scenario
 from strategia.theatre.scenario_io import load_scenario
 from strategia.theatre.terrain import Relief
 from strategia.ui.builder_panel import BuilderPanel
-from strategia.ui.teaching import (
-    battle_workbench,
-    division_svg,
-    movement_workbench,
-    outcome_by_ratio,
-    ratings_workbench,
-)
+from strategia.ui.teaching_battle import battle_workbench, outcome_by_ratio
+from strategia.ui.teaching_movement import movement_workbench
+from strategia.ui.teaching_ratings import division_svg, ratings_workbench
 
 
 def test_division_diagram_shows_the_engines_roles() -> None:
@@ -42,11 +38,17 @@ def test_division_diagram_shows_the_engines_roles() -> None:
 
 def test_workbenches_render_the_engines_breakdowns() -> None:
     r = ratings_workbench("en")
-    assert "Rating of 1 т.д." in r.children[-1].value
+    assert (
+        "Rating of 1 т.д." in r.widget.children[-1].value and r.still == r.widget.children[-1].value
+    )
     m = movement_workbench("en")
-    assert "★" in m.children[-1].value
+    image = m.widget.children[-2]
+    first = bytes(image.value)
+    assert first.startswith(b"\x89PNG") and "5 cells within reach" in m.alt
+    m.widget.children[0].children[0].value = m.widget.children[0].children[0].options[0][1]  # с.д.
+    assert bytes(image.value) != first and m.still.png == first  # redrawn; the still stays
     b = battle_workbench("ru")
-    assert "Бой за 9,5" in b.children[-1].value
+    assert "Бой за 9,5" in b.widget.children[-1].value
 
 
 def test_outcome_grows_with_the_force_ratio() -> None:

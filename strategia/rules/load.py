@@ -10,9 +10,10 @@ from typing import Any
 from strategia.core.errors import Problem, RuleDataError
 from strategia.core.i18n import Text
 from strategia.core.vocab import norm
+from strategia.explain.render import name_values, rule_text
 from strategia.rules.kinds import RegimentKind
 from strategia.rules.model import VALUE, VOCABS, Entry, Override, Param, RuleSet
-from strategia.rules.schema import TYPES, check_value
+from strategia.rules.schema import TYPES, check_value, pattern_text
 
 _ENTRY_KEYS = {
     "rule", "level", "title", "shape", "type", "unit", "note", "source", "columns", "rows",
@@ -48,12 +49,35 @@ def load_ruleset_file(path: Path) -> RuleSet:
             entries[key] = entry
     if problems:
         raise RuleDataError(str(path), problems)
+    name_values(_value_names(entries))
     return RuleSet(
         name=str(meta.get("name", path.stem)),
         title=Text.of(meta.get("title", path.stem)),
         entries=entries,
         sources=(str(path),),
     )
+
+
+def _value_names(entries: dict[str, Entry]) -> dict[str, Text]:
+    """Cells a reader reads in words: a formation pattern ("line=D S* arm=D": «линейные полки:
+    ближний — непосредственно...»), a text cell that points at another entry's column
+    ("linear_ratings.flank90": «таблица 9-1, фланг 90»)."""
+    out: dict[str, Text] = {}
+    for e in entries.values():
+        if e.type == "pattern":
+            out |= {str(p.value): pattern_text(str(p.value)) for p in e.params()}
+        if e.type != "text":
+            continue
+        for p in e.params():
+            target, _, column = str(p.value).partition(".")
+            if target in entries and column in entries[target].columns:
+                t = entries[target]
+                col = t.column_label(column)
+                out[str(p.value)] = Text(
+                    f"{rule_text(t.rule, 'en')}, {col('en')}",
+                    f"{rule_text(t.rule, 'ru')}, {col('ru')}",
+                )
+    return out
 
 
 def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:

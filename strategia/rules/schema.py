@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from strategia.core.i18n import LANGS, Lang, Text
 from strategia.core.vocab import Kind
 from strategia.rules.kinds import Role
 
@@ -54,6 +55,49 @@ def parse_pattern(text: str) -> dict[str, tuple[tuple[Role, bool], ...]]:
     if not groups:
         raise ValueError(f"no groups in pattern {text!r}: expected e.g. 'line=D* arm=S'")
     return groups
+
+
+_GROUP_NAMES = {
+    "line": Text("line regiments", "линейные полки"),
+    "first": Text("front regiments", "передние полки"),
+    "second": Text("the regiment behind", "задний полк"),
+    "arm": Text("artillery", "артиллерия"),
+}
+_ROLE_WORDS = {  # a role said of one regiment, and of several
+    Role.DIRECT: (Text("direct", "непосредственно"), Text("direct", "непосредственно")),
+    Role.SUPPORT: (Text("support", "поддержкой"), Text("support", "поддержкой")),
+    Role.NONE: (Text("takes no part", "не участвует"), Text("take no part", "не участвуют")),
+}
+_NEAREST = (Text("the nearest", "ближний"), Text("the second nearest", "второй от удара"))
+_FARTHEST = (Text("the farthest", "дальний"), Text("the second farthest", "второй от конца"))
+_OTHERS = Text("the others", "остальные")
+
+
+def pattern_text(text: str) -> Text:
+    """A formation pattern in words: "line=D S* arm=D" is «линейные полки: ближний —
+    непосредственно, остальные — поддержкой; артиллерия — непосредственно»."""
+    out: dict[Lang, list[str]] = {lang: [] for lang in LANGS}
+    for group, tokens in parse_pattern(text).items():
+        star = next((i for i, (_, rep) in enumerate(tokens) if rep), len(tokens) - 1)
+        before, after = tokens[:star], tokens[star + 1 :]
+        several = group in ("line", "first")
+        for lang in LANGS:
+            name = _GROUP_NAMES[group](lang)
+            rest = _ROLE_WORDS[tokens[star][0]][1 if several or before or after else 0](lang)
+            if not before and not after:
+                out[lang].append(f"{name} — {rest}")
+                continue
+            parts = [
+                f"{_NEAREST[i](lang)} — {_ROLE_WORDS[r][0](lang)}"
+                for i, (r, _) in enumerate(before)
+            ]
+            parts.append(f"{_OTHERS(lang)} — {rest}")
+            parts += [
+                f"{_FARTHEST[len(after) - 1 - i](lang)} — {_ROLE_WORDS[r][0](lang)}"
+                for i, (r, _) in enumerate(after)
+            ]
+            out[lang].append(f"{name}: {', '.join(parts)}")
+    return Text("; ".join(out["en"]), "; ".join(out["ru"]))
 
 
 def check_value(

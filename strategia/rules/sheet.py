@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from strategia.core.i18n import Lang, Text
-from strategia.explain.render import fmt
+from strategia.explain.render import fmt, rule_text, unit_text
 from strategia.rules.kinds import RegimentKind
 from strategia.rules.model import VALUE, Entry, Param, RuleSet
 
@@ -25,20 +25,21 @@ _WORDS = {
     ),
     "source": Text("source", "источник"),
     "was": Text("was", "было"),
+    "key": Text("key", "ключ"),
 }
 
 
-def _cell_text(p: Param) -> str:
+def _cell_text(p: Param, lang: Lang = "en") -> str:
     v = p.value
     if isinstance(v, list):
         names = [RegimentKind.from_key(k).ru if p.type == "regiments" else str(k) for k in v]
         text = ", ".join(names) if names else "—"
     elif isinstance(v, float | int | bool):
-        text = fmt(v)
+        text = fmt(v, lang)
     else:
         text = str(v)
     if p.unit and p.column == VALUE and p.unit not in ("", "×"):
-        text += f" {p.unit}"
+        text += f" {unit_text(p.unit, v, lang)}"
     elif p.unit == "×":
         text = "×" + text
     return text + (RECONSTRUCTED if p.reconstructed else "") + (OVERRIDDEN if p.overridden else "")
@@ -84,7 +85,8 @@ def sheet_text(rules: RuleSet, lang: Lang = "en") -> str:
     for e in entries_in_effect(rules):
         rows = _visible_rows(e, rules.level)
         out.append("")
-        head = f"{e.rule}. {e.title(lang)}  ({level_word} {e.level}; key {e.key})"
+        key = f"{_WORDS['key'](lang)} {e.key}"
+        head = f"{rule_text(e.rule, lang)}. {e.title(lang)}  ({level_word} {e.level}; {key})"
         out.append(head)
         if e.source:
             out.append(f"    {_WORDS['source'](lang)}: {e.source}")
@@ -95,13 +97,13 @@ def sheet_text(rules: RuleSet, lang: Lang = "en") -> str:
         if e.shape == "params":
             for r, lab in zip(rows, labels, strict=True):
                 p = e.rows[r][VALUE]
-                rid = f" [{p.rule}]" if p.rule != e.rule else ""
-                out.append(f"    {(lab + rid).ljust(width + 8, '.')} {_cell_text(p)}")
+                rid = f" [{rule_text(p.rule, lang)}]" if p.rule != e.rule else ""
+                out.append(f"    {(lab + rid).ljust(width + 8, '.')} {_cell_text(p, lang)}")
         else:
             cols = [c for c in e.columns if any(e.rows[r].get(c) for r in rows)]
             grid = [
                 [
-                    _cell_text(e.rows[r][c])
+                    _cell_text(e.rows[r][c], lang)
                     if c in e.rows[r] and e.rows[r][c].level <= rules.level
                     else "—"
                     for c in cols

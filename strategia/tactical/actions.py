@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from strategia.core.errors import UnknownNameError
+from strategia.core.i18n import Lang
 from strategia.core.vocab import Kind
 from strategia.explain.trace import Step
 from strategia.tactical.skirmish import Table
@@ -168,27 +169,39 @@ def _n(x: Fraction | float) -> str:
     return f"{float(f):.6g}"
 
 
-def format_action(a: Action) -> str:
-    """The canonical notation of an action (parse_action reads it back)."""
+_VERBS = {  # the canonical verb of each mode, in each language (parse_action reads both)
+    "forward": ("move", "вперед"), "withdrawal": ("withdraw", "отход"),
+    "retreat": ("retreat", "отступление"), "accelerated": ("double", "ускоренно"),
+    "flight": ("flee", "бегство"),
+}  # fmt: skip
+_ARTILLERY_RU = {Formation.LIMBERED: "на передки", Formation.UNLIMBERED: "с передков",
+                 Formation.PROLONGE: "на отвозы"}  # fmt: skip
+
+
+def format_action(a: Action, lang: Lang = "en") -> str:
+    """The canonical notation of an action, in English or Russian (parse_action reads both)."""
+    ru = lang == "ru"
     if isinstance(a, Move):
-        verb = {"forward": "move", "withdrawal": "withdraw", "retreat": "retreat",
-                "accelerated": "double", "flight": "flee"}[a.mode.key]  # fmt: skip
-        parts = [verb]
+        parts = [_VERBS[a.mode.key][ru]]
         if a.distance is not None:
             parts.append(_n(a.distance))
         if a.heading is not None:
-            parts += ["towards", _n(a.heading)]
+            parts += ["на" if ru else "towards", _n(a.heading)]
         if a.road:
-            parts.append("road")
+            parts.append("по дороге" if ru else "road")
         return " ".join(parts)
     if isinstance(a, Face):
-        return f"wheel {_n(a.angle)}" if a.angle is not None else f"face {_n(a.bearing or 0)}"
+        if a.angle is not None:
+            return f"{'захождение' if ru else 'wheel'} {_n(a.angle)}"
+        return f"{'фронт' if ru else 'face'} {_n(a.bearing or 0)}"
     if isinstance(a, Form):
-        return f"form {a.formation.key}" + (
-            f" facing {_n(a.facing)}" if a.facing is not None else ""
-        )
-    return "restore"
+        facing = "" if a.facing is None else f" {'фронтом' if ru else 'facing'} {_n(a.facing)}"
+        if ru:
+            head = _ARTILLERY_RU.get(a.formation) or f"строй {a.formation.ru}"
+            return head + facing
+        return f"form {a.formation.key}" + facing
+    return "восстановить" if ru else "restore"
 
 
-def format_actions(actions: tuple[Action, ...]) -> str:
-    return "; ".join(format_action(a) for a in actions)
+def format_actions(actions: tuple[Action, ...], lang: Lang = "en") -> str:
+    return "; ".join(format_action(a, lang) for a in actions)

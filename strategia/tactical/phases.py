@@ -168,8 +168,10 @@ def set_card(battle: Battle, name: str, card: Card, rules: RuleSet) -> Explained
         f"{u.name}: order card laid face down", f"{u.name}: карточка-приказ положена надписью вниз"
     )
     with explain(head, rule=SEQUENCE) as ex:
-        ex.step(Text("before fire", "до стрельбы"), format_actions(card.before) or "—")
-        ex.step(Text("after fire", "после стрельбы"), format_actions(card.after) or "—")
+        for en, ru, plan in (("before fire", "до стрельбы", card.before),
+                             ("after fire", "после стрельбы", card.after)):  # fmt: skip
+            ex.step(Text(f"{en}: {format_actions(plan) or '—'}",
+                         f"{ru}: {format_actions(plan, 'ru') or '—'}"))  # fmt: skip
         if card.attack:
             ex.step(Text("attacks", "атакует"), card.attack)
         cards = {**battle.cards, u.name: card}
@@ -186,7 +188,9 @@ def act(
             f"({battle.phase.en})"
         )
     u = battle.table.unit(name)
-    head = Text(f"{u.name}: {format_actions(actions)}", f"{u.name}: {format_actions(actions)}")
+    head = Text(
+        f"{u.name}: {format_actions(actions)}", f"{u.name}: {format_actions(actions, 'ru')}"
+    )
     with explain(head, rule=SEQUENCE) as ex:
         done = carry_out(battle.table, u.name, actions, rules)
         _not_done(ex, done.rest)
@@ -196,8 +200,10 @@ def act(
 def _not_done(ex: Trace, rest: tuple[Action, ...]) -> None:
     if rest:
         ex.step(
-            Text("not carried out this turn", "не выполнено в этот ход"),
-            format_actions(rest),
+            Text(
+                f"not carried out this turn: {format_actions(rest)}",
+                f"не выполнено в этот ход: {format_actions(rest, 'ru')}",
+            ),
             kind="cut",
             rule=SEQUENCE,
         )

@@ -21,6 +21,7 @@ from strategia.core.i18n import Text, check_lang
 from strategia.engine.state import initial_state
 from strategia.game.views import mediator_view, to_geojson
 from strategia.notation.refs import Placement
+from strategia.rules.kinds import Side
 from strategia.theatre import terrain
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.scenario import Scenario
@@ -32,6 +33,17 @@ RELIEF_TOOLS = ("plain", "mountains", "forest", "swamp", "hills", "water")
 LINE_TOOLS = ("road", "railway", "trail")
 PLACE_TOOLS = ("city", "capital", "fortress")
 TOOLS = (*RELIEF_TOOLS, "state", *LINE_TOOLS, "river", *PLACE_TOOLS)
+TOOL_NAMES = {  # each tool by the rules' name for what it draws
+    "plain": Text("plain", "равнина"), "mountains": Text("mountains", "горы"),
+    "forest": Text("forest", "лес"), "swamp": Text("swamp", "болота"),
+    "hills": Text("hills", "холмы"), "water": Text("water (sea, lake)", "вода (море, озеро)"),
+    "state": Text("a state's ground", "земля государства"), "road": Text("road", "дорога"),
+    "railway": Text("railway", "железная дорога"), "trail": Text("trail", "тропа"),
+    "river": Text("river (along the grid lines)", "река (по линиям сетки)"),
+    "city": Text("city", "город"), "capital": Text("capital", "столица"),
+    "fortress": Text("fortress", "крепость"),
+}  # fmt: skip
+LABELLED = {"description_width": "initial"}  # no label cut short
 
 
 def _e(x: object) -> str:
@@ -49,27 +61,54 @@ class BuilderPanel:
         self.painting = False
         lang_ = self.lang
         self.tool = w.Dropdown(
-            options=list(TOOLS), value="forest", description=Text("tool", "инструмент")(lang_)
+            options=[(TOOL_NAMES[t](lang_), t) for t in TOOLS],
+            value="forest",
+            description=Text("tool", "инструмент")(lang_),
+            style=LABELLED,
         )
-        self.brush = w.IntSlider(value=1, min=1, max=6, description=Text("brush", "кисть")(lang_))
+        self.brush = w.IntSlider(
+            value=1, min=1, max=6, description=Text("brush, cells", "кисть, клеток")(lang_),
+            style=LABELLED,
+        )  # fmt: skip
         self.state_code = w.Text(
             value="R",
-            description=Text("state", "государство")(lang_),
-            layout=w.Layout(width="160px"),
+            description=Text("state: code", "государство: код")(lang_),
+            style=LABELLED,
+            layout=w.Layout(width="190px"),
         )
-        self.state_name = w.Text(value="Красные", placeholder="name")
-        self.state_side = w.Dropdown(options=["red", "blue", "green", "black"], value="red")
-        self.place_name = w.Text(placeholder=Text("name of the place", "название")(lang_))
+        self.state_name = w.Text(
+            value="Красные", description=Text("name", "название")(lang_), style=LABELLED,
+            layout=w.Layout(width="210px"),
+        )  # fmt: skip
+        self.state_side = w.Dropdown(
+            options=[(side.label(lang_), side.key) for side in Side],
+            value="red",
+            description=Text("side", "сторона")(lang_),
+            style=LABELLED,
+            layout=w.Layout(width="190px"),
+        )
+        self.place_name = w.Text(
+            description=Text("name of the place", "название пункта")(lang_),
+            placeholder="Красноград",
+            style=LABELLED,
+        )
         self.placements = w.Textarea(
+            description=Text("deployment (6.3)", "расстановка (6.3)")(lang_),
             placeholder="17 с.д. - 45,22 фронтом на восток\n2 т.к. расположен между 13-18 и 13-21",
+            style=LABELLED,
             layout=w.Layout(width="95%", height="70px"),
         )
         self.oob = w.Textarea(
+            description=Text("corps and armies", "корпуса и армии")(lang_),
             placeholder="1 с.к.: 1 с.д., 2 с.д., 3 с.д.\n1 А: 1 с.к., 17 с.д.",
+            style=LABELLED,
             layout=w.Layout(width="95%", height="50px"),
         )
         self.mobilisation = w.Textarea(
-            placeholder="M+5: 41 с.д., 42 с.д. - 50,33", layout=w.Layout(width="95%", height="40px")
+            description=Text("reserves (6.4)", "резервы (6.4)")(lang_),
+            placeholder="M+5: 41 с.д., 42 с.д. - 50,33",
+            style=LABELLED,
+            layout=w.Layout(width="95%", height="40px"),
         )
         self.apply_forces = w.Button(description=Text("Apply forces", "Применить войска")(lang_))
         self.apply_forces.on_click(
@@ -87,9 +126,14 @@ class BuilderPanel:
         self.path = w.Text(
             value=str(Path(tempfile.gettempdir()) / "scenario.toml"),
             description=Text("file", "файл")(lang_),
+            style=LABELLED,
             layout=w.Layout(width="95%"),
         )
-        self.netcdf = w.Checkbox(value=False, description="NetCDF")
+        self.netcdf = w.Checkbox(
+            value=False,
+            description=Text("the theatre in NetCDF too", "театр также в NetCDF")(lang_),
+            style=LABELLED,
+        )
         self.save_button = w.Button(
             description=Text("Save", "Сохранить")(lang_), button_style="success"
         )
@@ -101,7 +145,7 @@ class BuilderPanel:
         tools = w.VBox(
             [
                 self.tool, self.brush,
-                w.HBox([self.state_code, self.state_name, self.state_side]),
+                w.VBox([self.state_code, self.state_name, self.state_side]),
                 self.place_name, self.finish, w.HTML("<hr>"),
                 self.oob, self.placements, self.mobilisation, self.apply_forces, self.check,
                 self.path, w.HBox([self.netcdf, self.save_button]), self.report,

@@ -34,6 +34,16 @@ ROUTE_STYLE = {
     "rail": {"color": "#333333", "weight": 2, "dashArray": "6 3"},
     "trail": {"color": "#8d6e63", "weight": 1, "dashArray": "2 3"},
 }
+BORDER_STYLE = {"color": "#6a1b9a", "weight": 2, "dashArray": "8 4"}
+RIVER_STYLE = {"color": "#1e88e5", "weight": 3}
+PLACE_STYLE = {
+    "radius": 5,
+    "color": "#000000",
+    "fillColor": "#ffffff",
+    "fillOpacity": 1,
+    "weight": 2,
+}
+REACH_STYLE = {"color": "#ffeb3b", "weight": 0, "fillColor": "#ffeb3b", "fillOpacity": 0.35}
 PIXELS = 8  # image pixels a cell: enough to keep the cells crisp when Leaflet scales it
 
 
@@ -56,13 +66,18 @@ def png(rgb: np.ndarray) -> bytes:
     )
 
 
+def relief_rgb(ds: xr.Dataset, level: int) -> np.ndarray:
+    """The relief as an (height, width, 3) uint8 image, one pixel a cell, rows north to south."""
+    relief = terrain.relief_at_level(ds, level)
+    lut = np.array([RELIEF_RGB[Relief(k)] for k in range(len(Relief))], dtype=np.uint8)
+    return np.asarray(lut[relief.T[::-1]])  # rows north to south, columns west to east
+
+
 def terrain_image(
     ds: xr.Dataset, level: int
 ) -> tuple[str, tuple[tuple[float, float], tuple[float, float]]]:
     """The relief as a PNG data URL and its bounds ((south, west), (north, east)) in map units."""
-    relief = terrain.relief_at_level(ds, level)
-    lut = np.array([RELIEF_RGB[Relief(k)] for k in range(len(Relief))], dtype=np.uint8)
-    rgb = lut[relief.T[::-1]]  # rows north to south, columns west to east
+    rgb = relief_rgb(ds, level)
     rgb = np.repeat(np.repeat(rgb, PIXELS, axis=0), PIXELS, axis=1)
     url = "data:image/png;base64," + base64.b64encode(png(rgb)).decode("ascii")
     w, h = terrain.size(ds)

@@ -46,31 +46,21 @@ class MapView:
         url, bounds = layers.terrain_image(ds, level)
         self.terrain = L.ImageOverlay(url=url, bounds=bounds, name="terrain")
         self.borders = L.GeoJSON(
-            data=layers.borders_geojson(ds),
-            style={"color": "#6a1b9a", "weight": 2, "dashArray": "8 4"},
-            name="borders",
+            data=layers.borders_geojson(ds), style=layers.BORDER_STYLE, name="borders"
         )
         self.rivers = L.GeoJSON(
-            data=layers.rivers_geojson(ds), style={"color": "#1e88e5", "weight": 3}, name="rivers"
+            data=layers.rivers_geojson(ds), style=layers.RIVER_STYLE, name="rivers"
         )
         self.routes = L.GeoJSON(
             data=layers.routes_geojson(ds, level), style_callback=_style, name="routes"
         )
         self.places = L.GeoJSON(
             data=layers.places_geojson(ds, level),
-            point_style={
-                "radius": 5,
-                "color": "#000000",
-                "fillColor": "#ffffff",
-                "fillOpacity": 1,
-                "weight": 2,
-            },
+            point_style=layers.PLACE_STYLE,
             name="places",
         )
         self.reach = L.GeoJSON(
-            data=layers.cells_geojson([]),
-            style={"color": "#ffeb3b", "weight": 0, "fillColor": "#ffeb3b", "fillOpacity": 0.35},
-            name="reach",
+            data=layers.cells_geojson([]), style=layers.REACH_STYLE, name="reach"
         )
         self.units = L.GeoJSON(data=layers.cells_geojson([]), style_callback=_style, name="units")
         self.labels = L.LayerGroup(

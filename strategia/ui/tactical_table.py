@@ -16,6 +16,7 @@ from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text, check_lang
 from strategia.explain.render import explanation_html, fmt
 from strategia.rules import RuleSet
+from strategia.tactical.actions import format_actions
 from strategia.tactical.game import TacticalGame
 from strategia.tactical.geometry import corners, strip
 from strategia.tactical.phases import Battle, Phase, ReportKind, phase_label
@@ -39,6 +40,7 @@ OPACITY = {
     Condition.ROUTED: 0.2,
 }
 GRID_CM = 10
+LABELS = {"description_width": "100px"}  # room for the panel's longest label, all aligned
 
 
 def _ring(points: list[tuple[float, float]]) -> list[list[float]]:
@@ -146,24 +148,46 @@ def units_geojson(
 
 
 def phases_html(battle: Battle, rules: RuleSet, lang: Lang = "ru") -> str:
-    """The eight phases with the current one marked, and the cards laid (orders per phase)."""
+    """The eight phases with the current one marked, and the cards laid (orders per phase). The
+    phases' names carry their numbers (the rule data's labels), so the list adds none."""
     items = []
     for p in Phase:
         label = html.escape(phase_label(p, rules)(lang))
         items.append(f"<li><b>▶ {label}</b></li>" if p is battle.phase else f"<li>{label}</li>")
     rows = []
     for name, card in battle.cards.items():
-        c = card.to_json()
+        before = format_actions(card.before, lang) or "—"
+        after = format_actions(card.after, lang) or "—"
         attack = html.escape(card.attack or "—")
         rows.append(
-            f"<tr><td>{html.escape(name)}</td><td>{html.escape(c['before'] or '—')}</td>"
-            f"<td>{html.escape(c['after'] or '—')}</td><td>{attack}</td></tr>"
+            f"<tr><td>{html.escape(name)}</td><td>{html.escape(before)}</td>"
+            f"<td>{html.escape(after)}</td><td>{attack}</td></tr>"
         )
     heads = Text("unit,before fire,after fire,attacks", "отряд,до стрельбы,после стрельбы,атакует")
     head = "".join(f"<th>{h}</th>" for h in heads(lang).split(","))
     cards = f"<table><tr>{head}</tr>{''.join(rows)}</table>" if rows else ""
     turn = Text("Turn", "Ход")(lang)
-    return f"<div><b>{turn} {battle.turn}</b><ol>{''.join(items)}</ol>{cards}</div>"
+    listing = f"<ul style='list-style:none;padding-left:0.6em'>{''.join(items)}</ul>"
+    return f"<div><b>{turn} {battle.turn}</b>{listing}{cards}</div>"
+
+
+def unit_labels(battle: Battle, rules: RuleSet) -> dict[str, tuple[float, float]]:
+    """Where each unit's name is written: the middle of its rectangle (cm)."""
+    out = {}
+    for u in battle.table.units:
+        rect = unit_rectangle(u, rules)
+        out[u.name] = (sum(p[0] for p in rect) / 4, sum(p[1] for p in rect) / 4)
+    return out
+
+
+def label_html(name: str, side: str) -> str:
+    """A unit's name as the map writes it beside the unit, in the side's colour."""
+    colour = SIDE_COLOURS.get(side, "#555555")
+    return (
+        f"<div style='white-space:nowrap;font:bold 11px sans-serif;color:{colour};"
+        f"background:#ffffffd0;padding:0 3px;border-radius:3px;display:inline-block;"
+        f"transform:translate(-50%,-140%)'>{html.escape(name)}</div>"
+    )
 
 
 def fit_zoom(width: float, height: float, pixels: tuple[int, int] = (760, 520)) -> float:
@@ -198,16 +222,41 @@ class TacticalTable:
         )
         self.ground = L.GeoJSON(data=ground_geojson(sk), style_callback=_style, name="ground")
         self.units = L.GeoJSON(data=_collection([]), style_callback=_style, name="units")
+        self.names: dict[str, Any] = {}
+        for u in game.table.units:
+            marker = L.Marker(
+                location=(u.y, u.x),
+                icon=L.DivIcon(html=label_html(u.name, u.side), icon_size=(0, 0)),
+                draggable=False,
+                keyboard=False,
+                title=u.name,
+            )
+            marker.on_click(lambda name=u.name, **_: self.select(name))
+            self.names[u.name] = marker
+        self.labels = L.LayerGroup(layers=list(self.names.values()), name="names")
         self.map.add(self.ground)
         self.map.add(self.units)
+        self.map.add(self.labels)
         self.units.on_click(self._feature_click)
         names = [u.name for u in game.table.units]
-        self.unit = w.Dropdown(options=names, description=t("unit", "отряд"))
-        self.actions = w.Text(placeholder="move; form square", description=t("actions", "действия"))
+        self.unit = w.Dropdown(options=names, description=t("unit", "отряд"), style=LABELS)
+        self.actions = w.Text(
+            placeholder=t("move; form square", "вперед; строй каре"),
+            description=t("actions", "действия"),
+            style=LABELS,
+        )
         self.act_button = w.Button(description=t("Act now", "Выполнить"), button_style="primary")
-        self.before = w.Text(placeholder="move 5", description=t("before", "до огня"))
-        self.after = w.Text(placeholder="wheel 30", description=t("after", "после огня"))
-        self.attack = w.Dropdown(options=["", *names], description=t("attacks", "атакует"))
+        self.before = w.Text(
+            placeholder=t("move 5", "вперед 5"), description=t("before", "до огня"), style=LABELS
+        )
+        self.after = w.Text(
+            placeholder=t("wheel 30", "захождение 30"),
+            description=t("after", "после огня"),
+            style=LABELS,
+        )
+        self.attack = w.Dropdown(
+            options=["", *names], description=t("attacks", "атакует"), style=LABELS
+        )
         self.card_button = w.Button(description=t("Lay the card", "Положить карточку"))
         self.next_button = w.Button(
             description=t("Next phase", "Следующий этап"), button_style="warning"
@@ -215,14 +264,18 @@ class TacticalTable:
         self.kind = w.Dropdown(
             options=[(k.label(self.lang), k.key) for k in ReportKind],
             description=t("result", "итог"),
+            style=LABELS,
         )
-        self.casualties = w.BoundedIntText(min=0, max=999, description=t("figures lost", "потери"))
-        self.outcome = w.Text(description=t("outcome", "исход"))
+        self.casualties = w.BoundedIntText(
+            min=0, max=999, description=t("figures lost", "потери"), style=LABELS
+        )
+        self.outcome = w.Text(description=t("outcome", "исход"), style=LABELS)
         self.condition = w.Dropdown(
             options=[("—", "")] + [(c.label(self.lang), c.key) for c in Condition],
             description=t("condition", "состояние"),
+            style=LABELS,
         )
-        self.by = w.Dropdown(options=["", *names], description=t("by", "кем"))
+        self.by = w.Dropdown(options=["", *names], description=t("by", "кем"), style=LABELS)
         self.report_button = w.Button(description=t("Enter", "Внести"))
         self.status = w.HTML()
         self.message = w.HTML()
@@ -280,6 +333,9 @@ class TacticalTable:
 
     def refresh(self) -> None:
         self.units.data = self.units_data()
+        for name, (x, y) in unit_labels(self.game.battle, self.game.rules).items():
+            if tuple(self.names[name].location) != (y, x):
+                self.names[name].location = (y, x)
         self.status.value = phases_html(self.game.battle, self.game.rules, self.lang)
 
     def _show(self, step: Any) -> None:

@@ -1,0 +1,196 @@
+"""The lessons as a reader meets them without running them: kept outputs with their figures,
+code out of the way, both languages, the rules' terms and not the code's, every control labelled.
+
+(`make test` also runs every lesson under nbval against these kept outputs, and the root
+conftest fails a cell tagged `figure` that shows none.)
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import ipywidgets as w
+import pytest
+
+from strategia.core.vocab import Kind
+from strategia.rules import load_ruleset
+
+ROOT = Path(__file__).parents[1]
+LESSONS = sorted(p for p in (ROOT / "notebooks").glob("*.ipynb") if p.name != "console.ipynb")
+FIGURES = ("image/png", "image/svg+xml")
+CYRILLIC = re.compile("[а-яё]", re.I)
+LATIN_WORD = re.compile(r"\b[a-z]{4,}\b", re.I)
+
+
+def cells(path: Path, kind: str) -> list[dict[str, Any]]:
+    return [
+        c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == kind
+    ]
+
+
+def text_of(out: dict[str, Any]) -> str:
+    """An output's words: its text, its HTML without tags, a figure's summary; without what the
+    rule data says only in English (a reconstructed value's reason, a note: see README) and the
+    rules sheet's entry keys (house rules name them)."""
+    data = out.get("data", {})
+    parts = [out.get("text", "")] + [data.get(k, "") for k in ("text/plain", "text/html")]
+    joined = "".join("".join(p) if isinstance(p, list) else p for p in parts)
+    joined = re.sub(r"<style>.*?</style>", " ", joined, flags=re.S)
+    joined = html.unescape(re.sub(r"<[^>]+>", " ", joined))
+    joined = re.sub(r"восстановлено: [^\n]*|^ *(\[r\]|-) [^\n]*", "", joined, flags=re.M)
+    return re.sub(r"; ключ \w+\)", ")", joined)
+
+
+def test_there_are_the_lessons() -> None:
+    names = {p.stem for p in LESSONS}
+    assert {"01_units_and_ratings", "02_movement", "05_reconnaissance", "06_tactical"} <= names
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_a_lesson_is_kept_with_its_outputs_and_figures(path: Path) -> None:
+    code = cells(path, "code")
+    assert all(c["execution_count"] for c in code), "run it: make lessons-outputs"
+    tagged = [c for c in code if "figure" in c["metadata"].get("tags", [])]
+    assert tagged, "a lesson shows at least one figure"
+    for c in tagged:
+        assert any(k in FIGURES for out in c["outputs"] for k in out.get("data", {})), c["source"]
+    assert sum(bool(c["outputs"]) for c in code) >= len(code) - 1  # all but the import
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_code_is_out_of_the_way(path: Path) -> None:
+    for c in cells(path, "code"):
+        assert c["metadata"].get("jupyter", {}).get("source_hidden"), c["source"]
+        assert len("".join(c["source"]).splitlines()) <= 10, c["source"]
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_texts_are_in_russian_with_english_alongside(path: Path) -> None:
+    texts = ["".join(c["source"]) for c in cells(path, "markdown")]
+    for t in texts:
+        assert CYRILLIC.search(t) and LATIN_WORD.search(t), t[:80]
+    if path.stem[0].isdigit():  # a numbered lesson: its rules first, and prompts to try
+        assert "**Правила / rules:**" in texts[0]
+        assert any("Попробуйте / Try this" in t for t in texts)
+
+
+def identifiers() -> set[str]:
+    """The code's names for the rules' terms: rule data keys and vocabulary keys with an '_'."""
+    keys: set[str] = set()
+    for rules in (load_ruleset(level=3), load_ruleset("tactical", level=3)):
+        for e in rules.entries.values():
+            keys |= {e.key, *e.columns, *e.rows}
+    for kind in _kinds(Kind):
+        keys |= {m.key for m in kind}  # type: ignore[attr-defined]
+    return {k for k in keys if "_" in k}
+
+
+def _kinds(cls: type) -> Iterator[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _kinds(sub)
+
+
+def test_outputs_use_the_rules_terms_not_the_codes() -> None:
+    import strategia.tactical  # noqa: F401  (its vocabularies)
+
+    names = identifiers()
+    assert "flank90_front_line" in names
+    for path in LESSONS:
+        for c in cells(path, "code"):
+            words = " ".join(text_of(out) for out in c["outputs"])
+            found = sorted(n for n in names if re.search(rf"\b{re.escape(n)}\b", words))
+            assert not found, f"{path.name}: {found}"
+            assert not re.search(r"\b\w+_ratings\.\w+", words), path.name
+
+
+def test_russian_outputs_say_units_yes_no_and_tables_in_russian() -> None:
+    english = re.compile(r"\d (turns?|km|cells?|cm)\b|= (yes|no)\b|\[table \d")
+    for path in LESSONS:
+        for c in cells(path, "code"):
+            for out in c["outputs"]:
+                words = text_of(out)
+                assert not english.search(words), f"{path.name}: {english.search(words)}"
+
+
+# --- every control labelled -----------------------------------------------------------------------
+
+VALUE_WIDGETS = (
+    w.Dropdown, w.ToggleButtons, w.Text, w.Textarea, w.Checkbox, w.IntSlider, w.BoundedIntText,
+)  # fmt: skip
+
+
+def controls(widget: Any) -> Iterator[Any]:
+    if isinstance(widget, VALUE_WIDGETS):
+        yield widget
+    for child in getattr(widget, "children", ()):
+        yield from controls(child)
+
+
+def labelled(c: Any) -> bool:
+    """Has a label, and room for it: short, or a style that gives it what it needs."""
+    width = str(c.style.description_width or "")
+    room = width == "initial" or (
+        width.endswith("px") and int(width[:-2]) >= 7 * len(c.description)
+    )
+    return bool(c.description.strip()) and (len(c.description) <= 10 or room)
+
+
+def workbenches(lang: str) -> Iterator[tuple[str, Any]]:
+    from strategia.tactical import EXAMPLES, TacticalGame
+    from strategia.ui import (
+        teaching_artillery,
+        teaching_battle,
+        teaching_movement,
+        teaching_ratings,
+        teaching_recon,
+    )
+    from strategia.ui.builder_panel import BuilderPanel
+    from strategia.ui.tactical_table import TacticalTable
+
+    yield "ratings", teaching_ratings.ratings_workbench(lang).widget  # type: ignore[arg-type]
+    yield "movement", teaching_movement.movement_workbench(lang).widget  # type: ignore[arg-type]
+    yield "battle", teaching_battle.battle_workbench(lang).widget  # type: ignore[arg-type]
+    yield "artillery", teaching_artillery.artillery_workbench(lang).widget  # type: ignore[arg-type]
+    game = teaching_recon.new_game()
+    yield "recon", teaching_recon.recon_workbench(game, lang).widget  # type: ignore[arg-type]
+    yield "builder", BuilderPanel.blank(10, 6, lang).widget
+    yield "tactical", TacticalTable(TacticalGame.new(EXAMPLES / "grove.toml"), lang).widget
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_control_is_labelled(lang: str) -> None:
+    for name, widget in workbenches(lang):
+        found = list(controls(widget))
+        assert found, name
+        bad = [(type(c).__name__, c.description) for c in found if not labelled(c)]
+        assert not bad, f"{name}: {bad}"
+        if lang == "en":
+            assert not any(CYRILLIC.search(c.description) for c in found), name
+
+
+def test_the_figure_hook_fails_a_figure_cell_that_shows_none() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+
+    def drive(tags: list[str], outputs: list[dict[str, Any]]) -> None:
+        item = SimpleNamespace(name="cell", cell={"metadata": {"tags": tags}}, test_outputs=outputs)
+        hook = conftest.pytest_runtest_call(item)  # type: ignore[arg-type]
+        next(hook)
+        with pytest.raises(StopIteration):
+            hook.send(None)
+
+    drive(["figure"], [{"data": {"image/png": "...", "text/plain": "a chart"}}])
+    drive([], [])
+    with pytest.raises(AssertionError, match="showed no figure"):
+        drive(["figure"], [{"data": {"text/plain": "<Figure size 600x350 with 1 Axes>"}}])
