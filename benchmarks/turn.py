@@ -25,7 +25,6 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -34,7 +33,6 @@ from scipy.sparse.csgraph import dijkstra
 
 from strategia.core.geometry import Cell
 from strategia.engine import flow
-from strategia.engine.apply import apply
 from strategia.engine.artillery import in_range
 from strategia.engine.costs import speeds, step_costs
 from strategia.engine.state import GameState, initial_state
@@ -68,11 +66,15 @@ def ahead(state: GameState, side: str) -> list[tuple[str, Order]]:
     """Every moving division of `side` two cells ahead."""
     out: list[tuple[str, Order]] = []
     for u in sorted(state.units.values(), key=lambda u: u.ref.number):
-        if state.side_of(u.ref) != side or u.division.kind in (DivisionKind.ARTILLERY, DivisionKind.FORTRESS):
+        if state.side_of(u.ref) != side or u.division.kind in (
+            DivisionKind.ARTILLERY,
+            DivisionKind.FORTRESS,
+        ):
             continue
         dx, dy = u.facing.delta
         to = Cell(
-            min(state.width, max(1, u.cell.lon + 2 * dx)), min(state.height, max(1, u.cell.lat + 2 * dy))
+            min(state.width, max(1, u.cell.lon + 2 * dx)),
+            min(state.height, max(1, u.cell.lat + 2 * dy)),
         )
         out.append((side, Move(u.ref, to)))
     return out
@@ -90,17 +92,25 @@ def contact_orders(state: GameState, rules: RuleSet) -> list[tuple[str, Order]]:
             if state.side_of(u.ref) != side:
                 continue
             if u.division.kind is DivisionKind.ARTILLERY:
-                near = [c for c in foes if abs(c.lon - u.cell.lon) <= 3 and abs(c.lat - u.cell.lat) <= 3]
+                near = [
+                    c for c in foes if abs(c.lon - u.cell.lon) <= 3 and abs(c.lat - u.cell.lat) <= 3
+                ]
                 near = [c for c in near if in_range(u.cell, c, rules)]
                 if near:
-                    orders.append((side, Strike(u.ref, min(near, key=lambda c: (c.km(u.cell), c.lon, c.lat)))))
+                    orders.append(
+                        (side, Strike(u.ref, min(near, key=lambda c: (c.km(u.cell), c.lon, c.lat))))
+                    )
                     busy.add(u.ref)
                 continue
             if u.division.kind in NOT_ATTACKING:
                 continue
-            for c in (Cell(u.cell.lon + dx, u.cell.lat + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)):
-                if c != u.cell and c not in struck and any(
-                    state.side_of(o.ref) not in (side, "green") for o in state.occupants(c)
+            for c in (
+                Cell(u.cell.lon + dx, u.cell.lat + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+            ):
+                if (
+                    c != u.cell
+                    and c not in struck
+                    and any(state.side_of(o.ref) not in (side, "green") for o in state.occupants(c))
                 ):
                     orders.append((side, Attack(c, ((u.ref,),))))
                     struck.add(c)
@@ -145,7 +155,10 @@ def baseline(state: GameState, rules: RuleSet) -> Callable[[], object]:
             rows.append(ids[ii[ok], jj[ok]])
             cols.append(ids[ii[ok] + dx, jj[ok] + dy])
             vals.append(c[ii[ok], jj[ok]] + 1e-9)
-        graph = csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(w * h, w * h))
+        graph = csr_matrix(
+            (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+            shape=(w * h, w * h),
+        )
         for s in sources:
             dijkstra(graph, indices=s, limit=1.0)
         return graph

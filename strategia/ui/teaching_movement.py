@@ -24,6 +24,7 @@ from strategia.notation.orders import parse_order
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet, load_ruleset
 from strategia.theatre.builder import ScenarioBuilder
+from strategia.theatre.scenario import Forces
 from strategia.theatre.scenario_io import load_scenario
 from strategia.ui import teaching_maps as tm
 from strategia.ui.teaching import division_choice, relief_choice, small_map
@@ -94,11 +95,15 @@ def draw_reach(
 # --- reach on the theatre itself ---------------------------------------------------------------
 
 
+def _without_formations(f: Forces) -> Forces:
+    """The side's forces with no fronts, armies, corps, deployment or mobilisation."""
+    return replace(f, fronts=(), armies=(), corps=(), deployment=(), mobilisation=())
+
+
 def theatre_alone(placement: str, level: int = 2, state: str = "B") -> GameState:
     """The continental theatre with one division of `state` on it (Blue's by default)."""
     sc = load_scenario(repository() / "maps" / "continental.toml")
-    bare = replace(sc, forces=tuple(replace(f, armies=(), corps=(), deployment=(), mobilisation=())
-                                     for f in sc.forces))  # fmt: skip
+    bare = replace(sc, forces=tuple(_without_formations(f) for f in sc.forces))
     return initial_state(ScenarioBuilder.edit(bare).place(state, placement).build(), level)
 
 
