@@ -18,7 +18,12 @@ from strategia.theatre.generate import random_scenario
 from strategia.theatre.scenario_io import load_scenario
 from strategia.theatre.terrain import Relief
 from strategia.ui.builder_panel import BuilderPanel
-from strategia.ui.teaching_battle import battle_workbench, outcome_by_ratio
+from strategia.ui.teaching_battle import (
+    battle_workbench,
+    outcome_by_ratio,
+    supporting_formation,
+    two_sides,
+)
 from strategia.ui.teaching_movement import movement_workbench
 from strategia.ui.teaching_ratings import division_svg, ratings_workbench
 
@@ -167,3 +172,19 @@ def test_cli_random_scenario_and_trial(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["scenario", "trial", str(out), "--turns", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["turns"] == 2 and all(len(v) == 3 for v in data["forces"].values())
+
+
+def test_the_battle_lesson_shows_the_supporting_formation() -> None:
+    """Table 10: an с.д. in the supporting formation struck on its front rates 0.9 (table 9-1,
+    linear: 1). The lesson's table gives both, as the engine fought them."""
+    alt = supporting_formation("en").alt.splitlines()
+    assert alt[0].startswith("linear | 1 |") and alt[1].startswith("supporting | 0.9 |")
+
+
+def test_the_battle_lesson_shows_a_blow_from_two_sides() -> None:
+    """9.5, 9.6: two с.д. of equal strength, one on the front and one on the rear of an с.д.:
+    front 1 (table 9-1) and rear 0.2 (table 9-2), half each: 0.5 × 1 + 0.5 × 0.2 = 0.6; both
+    from the front: 1."""
+    one, two = two_sides("en").alt.splitlines()
+    assert one.startswith("both from the front | front × 1 = 1 | 1 |")
+    assert two.startswith("front and rear | front × 0.5 = 1; rear × 0.5 = 0.2 | 0.6 |")

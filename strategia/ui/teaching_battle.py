@@ -16,6 +16,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Lang, Text
 from strategia.engine.apply import apply
 from strategia.engine.result import Result
@@ -24,7 +25,7 @@ from strategia.explain.render import explanation_html, fmt
 from strategia.notation.orders import parse_order
 from strategia.notation.refs import UnitRef
 from strategia.rules import load_ruleset
-from strategia.rules.kinds import DivisionKind, Terrain
+from strategia.rules.kinds import DivisionKind, Facing, Formation, Terrain
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.ui.teaching import RELIEFS, relief_choice
 from strategia.ui.teaching_show import (
@@ -53,6 +54,14 @@ WORDS = {
     "attack": Text("blow {n}", "удар {n}"),
     "defence": Text("defence {n}", "оборона {n}"),
     "support": Text("support", "поддержка"),
+    "formation": Text("the defender's formation", "построение обороняющегося"),
+    "rating": Text("the defender's rating", "рейтинг обороняющегося"),
+    "blows": Text("blows", "удары"),
+    "weight": Text("share", "доля"),
+    "side": Text("side struck", "сторона удара"),
+    "one_side": Text("both from the front", "оба с фронта"),
+    "two_sides": Text("front and rear", "с фронта и с тыла"),
+    "attackers": Text("attackers", "наступающие"),
 }  # fmt: skip
 
 
@@ -186,6 +195,65 @@ def support(lang: Lang | None = None) -> Html:
     heads = [WORDS[k](lang) for k in ("order", "outcome", "attacker_loss", "defender_loss")]
     alt = "\n".join(" | ".join(str(v) for v in r) for r in rows)
     return Html(table_html(heads, rows), alt)
+
+
+def _defender_rating(f: Fought, unit: str) -> float:
+    """The defender's rating against the blow (tables 9-1, 9-2, 10), from the battle's record."""
+    assert f.result.battle is not None
+    return next(u.rating for u in f.result.battle.units if u.unit == unit)
+
+
+def supporting_formation(lang: Lang | None = None) -> Html:
+    """9.6, table 10: the same blow (an с.д. on an с.д. in the open, on its front) against a
+    defender in the linear formation and in the supporting one (`101 с.д. построение опорное`,
+    a quarter of a turn): the defender's rating by the tables and each side's losses; then the
+    engine's breakdown of the second battle."""
+    lang = lang or lesson_lang()
+    rules = load_ruleset(level=2)
+    rows, last = [], None
+    for formation in (Formation.LINEAR, Formation.SUPPORTING):
+        state, order = battle_setup(["1 с.д."], ["101 с.д."])
+        if formation is Formation.SUPPORTING:
+            reform = parse_order("101 с.д. построение опорное", state)
+            state, _ = apply(state, reform, rules)
+        last = fight(state, order)
+        rows.append((formation.label(lang), _defender_rating(last, "101 с.д."),
+                     last.attacker_loss, last.defender_loss))  # fmt: skip
+    assert last is not None
+    heads = [WORDS[k](lang) for k in ("formation", "rating", "attacker_loss", "defender_loss")]
+    alt = "\n".join(" | ".join(fmt(v) if isinstance(v, float) else v for v in r) for r in rows)
+    return Html(table_html(heads, rows) + show_battle(last, lang).html, alt)
+
+
+def two_sides(lang: Lang | None = None) -> Html:
+    """9.5, 9.6: two с.д. strike an с.д. facing west, first both from its front (both in 8,5),
+    then one from its front and one from its rear (10,5, facing west). Struck on two sides, its
+    regiments cannot all face the enemy: each blow is rated by the side it lands on and weighs
+    its share of the attackers. The blows as the engine recorded them, each side's losses, and
+    the breakdown of the second battle."""
+    lang = lang or lesson_lang()
+    rows, last = [], None
+    for case in ("one_side", "two_sides"):
+        state, order = battle_setup(["1 с.д.", "2 с.д."], ["101 с.д."])
+        u = state.unit(UnitRef.parse("2 с.д."))
+        if case == "two_sides":
+            state = state.with_units([replace(u, cells=(Cell(10, 5),), facing=Direction.W)])
+        else:
+            state = state.with_units([replace(u, cells=(Cell(8, 5),))])
+        last = fight(state, order)
+        assert last.result.battle is not None
+        d = next(x for x in last.result.battle.units if x.unit == "101 с.д.")
+        blows = "; ".join(
+            f"{Facing.from_key(b.side).label(lang)} × {fmt(b.weight)} = {fmt(b.rating)}"
+            for b in d.blows
+        )
+        rows.append((WORDS[case](lang), blows, d.rating, last.attacker_loss,
+                     last.defender_loss))  # fmt: skip
+    assert last is not None
+    heads = [WORDS[k](lang) for k in ("attackers", "blows", "rating", "attacker_loss",
+                                      "defender_loss")]  # fmt: skip
+    alt = "\n".join(" | ".join(fmt(v) if isinstance(v, float) else v for v in r) for r in rows)
+    return Html(table_html(heads, rows) + show_battle(last, lang).html, alt)
 
 
 def outcome_by_ratio(ratios: list[float], level: int = 2) -> list[tuple[float, float, float]]:
