@@ -5,7 +5,8 @@
     .venv/bin/python benchmarks/turn.py --json     # the figures as JSON
 
 The scenario is a random theatre (`strategia.theatre.generate`) whose two sides stand along the
-border. Turn 1: every division that can moves two cells ahead; turn 2, the fronts in contact:
+border. Turn 1: every division that can moves two cells ahead, and the artillery comes up behind
+the divisions in contact; turn 2, the fronts in contact:
 each artillery division strikes the nearest enemy in range, each division beside an enemy
 attacks it (one blow a cell), the others move two cells ahead. The turn is carried out at level 3,
 every side's orders together (`flow.execute_together`, then the new day).
@@ -25,6 +26,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -65,11 +67,9 @@ def scenario(size: int, per_side: int, seed: int = 11) -> Scenario:
 def ahead(state: GameState, side: str) -> list[tuple[str, Order]]:
     """Every moving division of `side` two cells ahead."""
     out: list[tuple[str, Order]] = []
+    staying = (DivisionKind.ARTILLERY, DivisionKind.FORTRESS)
     for u in sorted(state.units.values(), key=lambda u: u.ref.number):
-        if state.side_of(u.ref) != side or u.division.kind in (
-            DivisionKind.ARTILLERY,
-            DivisionKind.FORTRESS,
-        ):
+        if state.side_of(u.ref) != side or u.division.kind in staying:
             continue
         dx, dy = u.facing.delta
         to = Cell(
@@ -120,6 +120,44 @@ def contact_orders(state: GameState, rules: RuleSet) -> list[tuple[str, Order]]:
     return orders
 
 
+def artillery_forward(state: GameState) -> GameState:
+    """Each artillery division set one or two cells behind a division of its side in contact
+    (as if it had come up in the night), so that turn 2's strikes are in range."""
+    enemy = {s: state.enemy_mask(s) for s in ("red", "blue")}
+    moved = []
+    for side in ("red", "blue"):
+        front = [
+            u
+            for u in sorted(state.units.values(), key=lambda u: u.ref.number)
+            if state.side_of(u.ref) == side
+            and u.division.kind is not DivisionKind.ARTILLERY
+            and enemy[side][
+                max(0, u.cell.lon - 2) : u.cell.lon + 1, max(0, u.cell.lat - 2) : u.cell.lat + 1
+            ].any()
+        ]
+        guns = [
+            u
+            for u in sorted(state.units.values(), key=lambda u: u.ref.number)
+            if state.side_of(u.ref) == side and u.division.kind is DivisionKind.ARTILLERY
+        ]
+        taken = {c for u in state.units.values() for c in u.cells}
+        lons, lats = range(1, state.width + 1), range(1, state.height + 1)
+        for i, gun in enumerate(guns):
+            if not front:
+                break
+            f = front[(i * 7) % len(front)]
+            dx, dy = f.facing.delta
+            behind = (Cell(f.cell.lon - k * dx + s * dy, f.cell.lat - k * dy - s * dx)
+                      for k in (2, 1) for s in (0, 1, -1))  # fmt: skip
+            c = next(
+                (c for c in behind if c not in taken and c.lon in lons and c.lat in lats), None
+            )
+            if c is not None:
+                taken.add(c)
+                moved.append(replace(gun, cells=(c,), facing=f.facing))
+    return state.with_units(moved)
+
+
 def turn_two(sc: Scenario, rules: RuleSet) -> GameState:
     """The position at the start of turn 2: turn 1's moves carried out, the new day begun."""
     state = initial_state(sc, 3, rules)
@@ -127,7 +165,7 @@ def turn_two(sc: Scenario, rules: RuleSet) -> GameState:
     state, _ = flow.execute_together(state, ahead(state, "red") + ahead(state, "blue"), rules)
     state, _ = flow.new_day(state, rules)
     state, _ = flow.advance(state, rules)
-    return state
+    return artillery_forward(state)
 
 
 def engine_turn(state: GameState, orders: list[tuple[str, Order]], rules: RuleSet) -> GameState:

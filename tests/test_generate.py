@@ -13,12 +13,13 @@ from scipy import ndimage
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
+from strategia.core.errors import StrategiaError
 from strategia.engine.movement import reach_all
 from strategia.engine.state import initial_state
 from strategia.rules import RuleSet
 from strategia.rules.kinds import DivisionKind
 from strategia.theatre import terrain
-from strategia.theatre.generate import random_scenario
+from strategia.theatre.generate import numbering_stride, random_scenario
 from strategia.theatre.generate_terrain import DEFAULT_SHARES, DEFAULT_SIZE, random_theatre
 from strategia.theatre.scenario import Scenario, check_scenario
 from strategia.theatre.scenario_io import load_scenario, save_scenario
@@ -189,6 +190,23 @@ def test_units_counts_kinds_and_numbers(w: int, h: int, n: int) -> None:
         assert relief[i, j] in (Relief.PLAIN, Relief.FOREST, Relief.HILLS)
     assert {u.facing.key for u in state.units.values() if u.owner == "R"} == {"W"}
     assert {u.facing.key for u in state.units.values() if u.owner == "B"} == {"E"}
+
+
+@pytest.mark.parametrize(
+    ("n", "states", "stride"), [(30, 3, 10_000), (9_999, 2, 10_000), (10_000, 2, 100_000),
+                                (99_999, 3, 100_000), (10_000, 10, 100_000)],
+)  # fmt: skip
+def test_numbers_fit_six_digits(n: int, states: int, stride: int) -> None:
+    """The last state's last division is (states - 1) x stride + n: 10,000 a side of two
+    states are numbered 1-10,000 and 100,001-110,000 (the first version refused them)."""
+    assert numbering_stride(n, states) == stride
+    assert (states - 1) * stride + n <= 999_999
+
+
+@pytest.mark.parametrize(("n", "states"), [(100_000, 2), (10_000, 11)])
+def test_too_many_divisions_to_number(n: int, states: int) -> None:
+    with pytest.raises(StrategiaError, match="too many"):
+        numbering_stride(n, states)
 
 
 def test_first_echelon_stands_nearer_the_border() -> None:

@@ -90,13 +90,7 @@ def _in_contact(state: GameState, u: UnitState, gun: UnitState) -> list[UnitStat
     """The enemy's units in contact with `u` (beside it), the firing battery not counted: it is
     not «our troops in contact» with its own target (9.7b)."""
     side = state.side_of(u.ref)
-    return [
-        o
-        for o in state.units.values()
-        if state.side_of(o.ref) != side
-        and o.ref != gun.ref
-        and min(a.chebyshev(b) for a in o.cells for b in u.cells) <= 1
-    ]
+    return [o for o in state.beside(u.cells) if state.side_of(o.ref) != side and o.ref != gun.ref]
 
 
 def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, Result]:

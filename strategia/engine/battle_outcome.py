@@ -15,10 +15,10 @@ from dataclasses import replace
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.battle_record import Pursuit
-from strategia.engine.costs import ReachRequest, radius, reach_many
 from strategia.engine.fighters import Fighter
 from strategia.engine.losses import cut_transfer
 from strategia.engine.movement import FASTEST_KM, _blocked, unit_costs
+from strategia.engine.reach import ReachRequest, radius, reach_many
 from strategia.engine.result import Cut, cut
 from strategia.engine.state import GameState, UnitState
 from strategia.explain.trace import Trace, explain, record
@@ -195,7 +195,7 @@ def retreat(
     """The defender withdraws (9.8a) `battle.retreat_km` to the free cell farthest from the
     attackers; None if it has no way back (encircled, 9.19 reconstructed) and must fight."""
     ds = state.theatre
-    occupied = state.occupancy() > 0
+    occupied = state.occupied
     moved: list[UnitState] = []
     cell_km = float(rules.value("scale", "cell_km"))
     n = max(1, round(float(rules.value("battle", "retreat_km")) / cell_km))

@@ -17,9 +17,9 @@ import numpy as np
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.capability import at_work
-from strategia.engine.costs import ReachRequest, radius, reach_many
 from strategia.engine.losses import interdicted
 from strategia.engine.movement import FASTEST_KM, _blocked, _request, unit_costs
+from strategia.engine.reach import ReachRequest, radius, reach_many
 from strategia.engine.result import Cut, Result, cut
 from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.engine.transfer import TransferError, plan_transfer

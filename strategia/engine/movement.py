@@ -17,19 +17,9 @@ import numpy as np
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
 from strategia.engine.capability import at_work
-from strategia.engine.costs import (
-    HOW,
-    INF,
-    STEP_KM,
-    Reach,
-    ReachRequest,
-    StepCosts,
-    radius,
-    reach_many,
-    speeds,
-    step_costs,
-)
+from strategia.engine.costs import HOW, INF, STEP_KM, StepCosts, speeds, step_costs
 from strategia.engine.losses import interdicted
+from strategia.engine.reach import Reach, ReachRequest, radius, reach_many
 from strategia.engine.result import Cut, OrderError, Result, cut
 from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.engine.war import crossing
@@ -103,7 +93,8 @@ def _request(
 
 
 def _blocked(state: GameState) -> np.ndarray:
-    return state.occupancy() > 0
+    """Cells another counter stands on (nonzero): the search may not enter them."""
+    return state.occupied
 
 
 def reach(state: GameState, ref: UnitRef, rules: RuleSet, mode: str = "forward") -> Reach:
@@ -168,13 +159,8 @@ def _full_path(
     """
     d = max(abs(x) for x in u.cell.offset(target)) + 2
     req = replace(_request(state, u, rules, mode), budget=50.0)
-    blocked = _blocked(state)
-    if (
-        terrain.on_map(state.theatre, target)
-        and not _enemy_of(state, u)[terrain.index(state.theatre, target)]
-    ):
-        blocked[terrain.index(state.theatre, target)] = False
-    r = reach_many([req], blocked, d)[0]
+    enemy = state.enemy_at(target, state.side_of(u.ref))
+    r = reach_many([req], _blocked(state), d, () if enemy else (target,))[0]
     return r.path_to(target), r.cost_to(target)
 
 
@@ -187,10 +173,6 @@ def _sector_ok(u: UnitState, target: Cell, mode: str, max_dev: float) -> tuple[b
     cos = (dx * fx + dy * fy) / (math.hypot(fx, fy) * math.hypot(dx, dy))
     angle = math.degrees(math.acos(max(-1.0, min(1.0, cos))))
     return angle <= max_dev + 1e-9, angle
-
-
-def _enemy_of(state: GameState, u: UnitState) -> np.ndarray:
-    return state.enemy_mask(state.side_of(u.ref))
 
 
 def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Result]:
@@ -231,7 +213,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                 unit="× its time",
                 rule="4.4",
             )
-        enemy = _enemy_of(state, u)
+        side = state.side_of(u.ref)
         pos, left = u.cell, u.left
         steps: list[tuple[Cell, Cell, float]] = []
         fording: tuple[Cell, Cell, float] | None = None
@@ -257,7 +239,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                 step = (
                     float(req.costs.cost[(k, *terrain.index(state.theatre, a))]) * req.cost_factor
                 )
-                if enemy[terrain.index(state.theatre, b)]:
+                if state.enemy_at(b, side):
                     cuts.append(
                         cut(
                             "9.8",

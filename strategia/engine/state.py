@@ -9,7 +9,7 @@ a transfer, regrouping).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any
@@ -171,10 +171,22 @@ class GameState:
         units carry over."""
         if "units" in changes:
             raise ValueError("evolve keeps the units: use with_units")
-        new = replace(self, **changes)
+        new = self._with_fields(**changes)
         for key in _UNIT_INDEXES:
             if key in self.__dict__:
                 new.__dict__[key] = self.__dict__[key]
+        return new
+
+    def _with_fields(self, **changes: Any) -> GameState:
+        """A copy with `changes` (`dataclasses.replace` without its per-call introspection; a
+        GameState has no checks in its constructor)."""
+        unknown = set(changes) - _FIELDS
+        if unknown:
+            raise TypeError(f"GameState has no field {', '.join(sorted(unknown))}")
+        new = object.__new__(GameState)
+        values = {k: v for k, v in self.__dict__.items() if k in _FIELDS}
+        values.update(changes)
+        new.__dict__.update(values)
         return new
 
     def with_units(
@@ -192,57 +204,71 @@ class GameState:
             units[u.ref] = u
         for r in removed:
             units.pop(r, None)
-        new = replace(self, units=MappingProxyType(units))
+        new = self._with_fields(units=MappingProxyType(units))
         if "_by_cell" in self.__dict__ and "_sides" in self.__dict__:
             before = [self.units[u.ref] for u in changed if u.ref in self.units]
             self._patch(new, before + [self.units[r] for r in removed], changed)
         return new
 
     def _patch(self, new: GameState, gone: list[UnitState], came: list[UnitState]) -> None:
-        """Carry this state's indexes over to `new`, where `gone` left and `came` arrived."""
-        touched = {c for u in gone + came for c in u.cells}
-        refs = {c: list(self._by_cell.get(c, ())) for c in touched}
-        for u in gone:
-            for c in u.cells:
-                if u.ref in refs[c]:
-                    refs[c].remove(u.ref)
-        for u in came:
-            for c in u.cells:
-                if u.ref not in refs[c]:
-                    refs[c].append(u.ref)
-        index = dict(self._by_cell)
-        for c, r in refs.items():
-            if r:
-                index[c] = tuple(r)
-            else:
-                index.pop(c, None)
-        side_of = {s.code: s.side for s in self.scenario.states}
-        sides = dict(self._sides)
-        for u in gone:
-            sides.pop(u.ref, None)
-        for u in came:
-            sides[u.ref] = side_of[u.owner]
+        """Carry this state's indexes over to `new`, where `gone` left and `came` arrived: an
+        index is copied only if it changes (a unit that stays where it was shares them all)."""
+        before = {u.ref: u.cells for u in gone}
+        after = {u.ref: u.cells for u in came}
+        if before == after:
+            moved: set[Cell] = set()
+        else:
+            moved = {c for u in gone + came for c in u.cells}
+        index = self._by_cell
+        if moved:
+            refs = {c: list(index.get(c, ())) for c in moved}
+            for u in gone:
+                for c in u.cells:
+                    if u.ref in refs[c]:
+                        refs[c].remove(u.ref)
+            for u in came:
+                for c in u.cells:
+                    if u.ref not in refs[c]:
+                        refs[c].append(u.ref)
+            index = dict(index)
+            for c, r in refs.items():
+                if r:
+                    index[c] = tuple(r)
+                else:
+                    index.pop(c, None)
+        sides = self._sides
+        old_owner = {u.ref: u.owner for u in gone}
+        if any(old_owner.get(u.ref) != u.owner for u in came) or len(gone) != len(came):
+            side_of = {s.code: s.side for s in self.scenario.states}
+            sides = dict(sides)
+            for u in gone:
+                sides.pop(u.ref, None)
+            for u in came:
+                sides[u.ref] = side_of[u.owner]
         new.__dict__["_by_cell"] = index
         new.__dict__["_sides"] = sides
-        w, h = terrain.size(self.theatre)
-        cells = [c for c in touched if 0 < c.lon <= w and 0 < c.lat <= h]
         if "_occupancy" in self.__dict__:
-            occ = self._occupancy.copy()
-            for c in cells:
-                occ[c.lon - 1, c.lat - 1] = len(index.get(c, ()))
+            occ = self._occupancy
+            w, h = occ.shape
+            cells = [c for c in moved if 0 < c.lon <= w and 0 < c.lat <= h]
+            if any(occ[c.lon - 1, c.lat - 1] != len(index.get(c, ())) for c in cells):
+                occ = occ.copy()
+                for c in cells:
+                    occ[c.lon - 1, c.lat - 1] = len(index.get(c, ()))
+                occ.setflags(write=False)
             new.__dict__["_occupancy"] = occ
-        if "_side_masks" in self.__dict__:
-            masks = {s: m.copy() for s, m in self._side_masks.items()}
-            for c in cells:
-                present = {sides[r] for r in index.get(c, ())}
-                for s in present - set(masks):
-                    masks[s] = np.zeros((w, h), dtype=bool)
-                for s, mask in masks.items():
-                    mask[c.lon - 1, c.lat - 1] = s in present
-            new.__dict__["_side_masks"] = masks
 
     def occupants(self, cell: Cell) -> list[UnitState]:
         return [self.units[r] for r in self._by_cell.get(cell, ())]
+
+    def beside(self, cells: Iterable[Cell]) -> list[UnitState]:
+        """The units on any of `cells` or next to one (8 neighbours), each once."""
+        found: dict[UnitRef, None] = {}
+        for c in cells:
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    found.update(dict.fromkeys(self._by_cell.get(Cell(c.lon + dx, c.lat + dy), ())))
+        return [self.units[r] for r in found]
 
     @cached_property
     def _by_cell(self) -> dict[Cell, tuple[UnitRef, ...]]:
@@ -261,6 +287,15 @@ class GameState:
         """Per cell: 0 empty, else the number of counters on it (a fresh array)."""
         return self._occupancy.copy()
 
+    @property
+    def occupied(self) -> np.ndarray:
+        """Per cell: the number of counters on it (read-only, shared with later states)."""
+        return self._occupancy
+
+    def enemy_at(self, cell: Cell, side: str) -> bool:
+        """Whether a counter of another side than `side` stands on `cell`."""
+        return any(self._sides[r] != side for r in self._by_cell.get(cell, ()))
+
     @cached_property
     def _occupancy(self) -> np.ndarray:
         w, h = terrain.size(self.theatre)
@@ -275,6 +310,7 @@ class GameState:
             np.add.at(
                 occ, (np.array([c.lon - 1 for c in cells]), np.array([c.lat - 1 for c in cells])), 1
             )
+        occ.setflags(write=False)
         return occ
 
     def side_mask(self, side: str) -> np.ndarray:
@@ -329,7 +365,8 @@ class GameState:
         return list(dict.fromkeys(refs))
 
 
-_UNIT_INDEXES = ("_by_cell", "_sides", "_occupancy", "_side_masks")
+_FIELDS = frozenset(f.name for f in fields(GameState))
+_UNIT_INDEXES = ("_by_cell", "_sides", "_occupancy", "_side_masks")  # kept by evolve()
 
 
 def initial_state(

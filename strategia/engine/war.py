@@ -11,7 +11,6 @@ from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.state import GameState
 from strategia.explain.trace import record
-from strategia.theatre import terrain
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:
@@ -51,12 +50,12 @@ def _declare(state: GameState, violator: str, victim: str) -> GameState:
 
 def crossing(state: GameState, owner: str, cells: list[Cell]) -> GameState:
     """The state after a unit of `owner` entered `cells`: war where a border was crossed."""
-    st = state.theatre["state"].values
+    st = state.grid.state
     codes = [s.code for s in state.scenario.states]
     for c in cells:
-        if not terrain.on_map(state.theatre, c):
+        if not state.grid.on_map(c):
             continue
-        k = int(st[terrain.index(state.theatre, c)])
+        k = int(st[c.lon - 1, c.lat - 1])
         if k and codes[k - 1] != owner and not state.at_war_between(owner, codes[k - 1]):
             state = _declare(state, owner, codes[k - 1])
     return state

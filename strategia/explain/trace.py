@@ -130,16 +130,8 @@ class Trace:
         kind: str = "step",
     ) -> None:
         """Record a leaf step in this group."""
-        self._node.children.append(
-            _Node(
-                Text.of(label),
-                rule=rule,
-                unit=unit,
-                kind=kind,
-                value=value,
-                note=Text.of(note) if note is not None else None,
-            )
-        )
+        note_ = Text.of(note) if note is not None else None
+        self._node.children.append(Step(Text.of(label), value, unit, rule, note_, kind))
 
     def attach(self, step: Step) -> None:
         """Attach an already built explanation (e.g. a sub-computation's) as a child."""
@@ -179,6 +171,14 @@ def record(
     parent = _CURRENT.get()
     if parent is not None:
         Trace(parent).step(label, value, unit=unit, rule=rule, note=note, kind=kind)
+
+
+def attach(step: Step) -> None:
+    """Attach a built step (one that does not change, such as a rule lookup) to the current
+    group, if a computation is being explained."""
+    parent = _CURRENT.get()
+    if parent is not None:
+        parent.children.append(step)
 
 
 @contextmanager

@@ -15,7 +15,7 @@ from typing import Any
 from strategia.core.errors import InactiveRuleError, UnknownNameError
 from strategia.core.i18n import Text
 from strategia.core.vocab import Kind
-from strategia.explain.trace import record, tracing
+from strategia.explain.trace import Step, attach, tracing
 from strategia.rules.kinds import DivisionKind, Facing, RegimentKind, Terrain
 
 VOCABS: dict[str, type[Kind]] = {
@@ -174,12 +174,18 @@ class RuleSet:
         if p.level > self.level:
             raise InactiveRuleError(p.key, p.level, self.level)
         if tracing():
-            e = self.entries[entry]
-            label = e.row_label(row)
-            if column != VALUE:
-                col = e.column_label(column)
-                label = Text(f"{label.en}, {col.en}", f"{label('ru')}, {col('ru')}")
-            record(label, p.value, unit=p.unit, rule=p.rule, note=annotation(p), kind="lookup")
+            steps = self.__dict__.setdefault("_lookup_steps", {})
+            key = (entry, row, column)
+            step = steps.get(key)
+            if step is None or step.value != p.value:
+                e = self.entries[entry]
+                label = e.row_label(row)
+                if column != VALUE:
+                    col = e.column_label(column)
+                    label = Text(f"{label.en}, {col.en}", f"{label('ru')}, {col('ru')}")
+                step = Step(label, p.value, p.unit, p.rule, annotation(p), "lookup")
+                steps[key] = step
+            attach(step)
         return p.value
 
     def get(self, entry: str, row: str, column: str = VALUE, default: Any = None) -> Any:

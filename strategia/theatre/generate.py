@@ -101,6 +101,15 @@ def _deploy(
     return out
 
 
+def numbering_stride(divisions_per_side: int, states: int) -> int:
+    """The gap between the states' first division numbers: a power of ten (at least 10,000)
+    above the forces of a side, so that every number fits the notation's six digits."""
+    stride: int = 10 ** max(4, len(str(max(divisions_per_side, 1))))
+    if states * stride > 10**6 or divisions_per_side < 0:
+        raise StrategiaError(f"{divisions_per_side} divisions a side, {states} states: too many")
+    return stride
+
+
 def random_scenario(
     width: int,
     height: int,
@@ -119,14 +128,12 @@ def random_scenario(
     """A random scenario on `random_theatre(...)` with the same knobs, checked by `check_scenario`.
 
     Red (east, facing west, divisions numbered from 1) and Blue (west, facing east, numbered
-    from 10001, or from a higher power of ten for larger forces) each field
+    from 10001, or from 100001 for 10,000 or more) each field
     `divisions_per_side` divisions: mostly с.д., with т.д., м.д., сау.д., пт.д. and а.д.; most
     с.д., т.д. and м.д. in corps. Each Green state fields `green_divisions` с.д. (default a
     tenth of a side's). Raises a BuildError listing the problems if the check finds any.
     """
-    stride = 10 ** max(4, len(str(max(divisions_per_side, 1))) + 1)
-    if states * stride >= 10**6 or divisions_per_side < 0:  # the notation's six digits
-        raise StrategiaError(f"{divisions_per_side} divisions a side, {states} states: too many")
+    stride = numbering_stride(divisions_per_side, states)
     ds = random_theatre(
         width, height, seed=seed, shares=shares, rivers=rivers, cities=cities, roads=roads,
         states=states, name=name,

@@ -1,0 +1,318 @@
+"""Reachability: what a unit can reach this turn, and the cheapest path there (4.2-4.4).
+
+`scipy.sparse.csgraph.dijkstra` searches a square window of cells around the unit, of the step
+costs of its type (`strategia.engine.costs`), other counters' cells blocked. One unit's window is
+a graph of fixed shape whose weights alone change, so its edges are laid out once per window
+size (`_template`) and each search only gathers the costs; the windows of many units form one
+block-diagonal graph searched in one call (`min_only`), so the reachable areas of a thousand
+divisions cost one pass through compiled code.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import xarray as xr
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
+
+from strategia.core.geometry import Cell, Direction
+from strategia.engine.costs import INF, StepCosts
+from strategia.theatre.terrain import DELTAS
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Where a unit can get this turn: cost in turns to every cell of a window around it."""
+
+    origin: Cell
+    corner: tuple[int, int]  # array index of the window's (0, 0) cell on the map
+    dist: np.ndarray  # (n, n) turns; INF beyond reach
+    pred: np.ndarray  # (n, n) flat window index of the previous cell; -1 at the start
+    budget: float
+    allowed: np.ndarray  # (n, n) bool: may end its move here (sector of 4.2, not blocked)
+    shape: tuple[int, int]  # the map's size
+
+    @property
+    def mask(self) -> np.ndarray:
+        return np.asarray((self.dist <= self.budget + 1e-9) & self.allowed, dtype=bool)
+
+    def _cell(self, a: int, b: int) -> Cell:
+        return Cell(self.corner[0] + a + 1, self.corner[1] + b + 1)
+
+    def _ab(self, cell: Cell) -> tuple[int, int] | None:
+        a, b = cell.lon - 1 - self.corner[0], cell.lat - 1 - self.corner[1]
+        n = self.dist.shape[0]
+        return (a, b) if 0 <= a < n and 0 <= b < n else None
+
+    def cost_to(self, cell: Cell) -> float:
+        ab = self._ab(cell)
+        return INF if ab is None else float(self.dist[ab])
+
+    def reachable(self, cell: Cell) -> bool:
+        ab = self._ab(cell)
+        return ab is not None and bool(self.mask[ab])
+
+    def cells(self) -> list[Cell]:
+        return [self._cell(int(a), int(b)) for a, b in zip(*np.nonzero(self.mask), strict=True)]
+
+    def path_to(self, cell: Cell) -> list[Cell]:
+        """The cheapest path from the origin to `cell` (both included); [] if not reached."""
+        ab = self._ab(cell)
+        if ab is None or not np.isfinite(self.dist[ab]):
+            return []
+        n = self.dist.shape[0]
+        out = []
+        node = ab[0] * n + ab[1]
+        while node >= 0:
+            a, b = divmod(int(node), n)
+            out.append(self._cell(a, b))
+            node = int(self.pred[a, b])
+        return out[::-1]
+
+    def to_dataarray(self, ds: xr.Dataset) -> xr.DataArray:
+        """The reachable area as a (lon, lat) boolean mask over the whole map."""
+        w, h = self.shape
+        full = np.zeros((w, h), dtype=bool)
+        n = self.dist.shape[0]
+        i0, j0 = self.corner
+        a0, b0 = max(0, -i0), max(0, -j0)
+        a1, b1 = min(n, w - i0), min(n, h - j0)
+        full[i0 + a0 : i0 + a1, j0 + b0 : j0 + b1] = self.mask[a0:a1, b0:b1]
+        return xr.DataArray(
+            full, coords={"lon": ds.lon, "lat": ds.lat}, dims=("lon", "lat"), name="reach"
+        )
+
+
+@dataclass(frozen=True)
+class ReachRequest:
+    """One unit's search: where it starts, its step costs, the directions it may step in."""
+
+    origin: Cell
+    costs: StepCosts
+    directions: tuple[int, ...]  # indices into DELTAS
+    budget: float
+    sector: tuple[Direction, float] | None  # (facing, max degrees) the destination must lie in
+    cost_factor: float = 1.0  # 2.0 for a level-3 withdrawal at half speed (4.4)
+
+
+def radius(budget: float, fastest_km: float) -> int:
+    """The window half-size that holds every cell reachable on `budget` turns."""
+    return max(1, math.ceil(budget * fastest_km / 10.0) + 1)
+
+
+PAD = 32  # the margin kept around cached cost arrays: windows up to this radius need no copy
+
+
+def _padded(costs: StepCosts, r: int) -> tuple[np.ndarray, int]:
+    """The cost array with a margin of at least `r` cells of INF, and that margin."""
+    pad = max(PAD, r)
+    key = (id(costs), pad)
+    if key not in _PADDED:
+        if len(_PADDED) > 64:
+            _PADDED.clear()
+        _PADDED[key] = (
+            costs,
+            np.pad(costs.cost, ((0, 0), (pad, pad), (pad, pad)), constant_values=INF),
+        )
+    return _PADDED[key][1], pad
+
+
+_PADDED: dict[tuple[int, int], tuple[StepCosts, np.ndarray]] = {}
+
+
+def _window(a: np.ndarray, i0: int, j0: int, n: int, fill: bool) -> np.ndarray:
+    """The n x n window of a 2-d array from (i0, j0), `fill` outside it."""
+    out = np.full((n, n), fill, dtype=a.dtype)
+    w, h = a.shape
+    a0, b0 = max(0, -i0), max(0, -j0)
+    a1, b1 = min(n, w - i0), min(n, h - j0)
+    if a1 > a0 and b1 > b0:
+        out[a0:a1, b0:b1] = a[i0 + a0 : i0 + a1, j0 + b0 : j0 + b1]
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class _Template:
+    """The edges of an n x n window's 8-neighbour graph, in CSR order: each edge's source and
+    target (flat window indices) and direction; the graph object whose weights each search sets."""
+
+    n: int
+    src: np.ndarray
+    dst: np.ndarray
+    k: np.ndarray
+    a: np.ndarray  # the source's row and column in the window
+    b: np.ndarray
+    graph: csr_matrix
+
+
+@lru_cache(maxsize=32)
+def _template(n: int) -> _Template:
+    aa, bb = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    src, dst, ks = [], [], []
+    for k, (dx, dy) in enumerate(DELTAS.tolist()):
+        ta, tb = aa + dx, bb + dy
+        inside = (ta >= 0) & (ta < n) & (tb >= 0) & (tb < n)
+        src.append((aa * n + bb)[inside])
+        dst.append((ta * n + tb)[inside])
+        ks.append(np.full(int(inside.sum()), k))
+    s, d, k_ = np.concatenate(src), np.concatenate(dst), np.concatenate(ks)
+    order = np.lexsort((d, s))
+    s, d, k_ = s[order], d[order], k_[order]
+    indptr = np.searchsorted(s, np.arange(n * n + 1)).astype(np.int32)
+    graph = csr_matrix((np.ones(len(s)), d.astype(np.int32), indptr), shape=(n * n, n * n))
+    return _Template(n, s, d, k_, s // n, s % n, graph)
+
+
+@lru_cache(maxsize=256)
+def _cost_index(n: int, shape: tuple[int, int, int]) -> np.ndarray:
+    """Each window edge's flat index into a (8, W, H) cost array, for a window at (0, 0)."""
+    t = _template(n)
+    _, wp, hp = shape
+    return np.asarray(t.k * (wp * hp) + t.a * hp + t.b, dtype=np.intp)
+
+
+@lru_cache(maxsize=256)
+def _direction_mask(n: int, directions: tuple[int, ...]) -> np.ndarray:
+    """The window's edges whose direction is not among `directions`."""
+    return ~np.isin(_template(n).k, directions)
+
+
+def search_one(
+    req: ReachRequest, blocked: np.ndarray, r: int, open_cells: tuple[Cell, ...] = ()
+) -> Reach:
+    """One request's reachable window: its costs gathered into the window's fixed graph."""
+    w, h = blocked.shape
+    n = 2 * r + 1
+    t = _template(n)
+    i0, j0 = req.origin.lon - 1 - r, req.origin.lat - 1 - r
+    padded, pad = _padded(req.costs, r)
+    offset = (i0 + pad) * padded.shape[2] + (j0 + pad)
+    data = padded.ravel().take(_cost_index(n, padded.shape) + offset)
+    if req.cost_factor != 1.0:
+        data = data * req.cost_factor
+    data = np.maximum(data, 1e-9)
+    win = (_window(blocked, i0, j0, n, True) != 0).ravel()
+    win[r * n + r] = False
+    for c in open_cells:
+        a, b = c.lon - 1 - i0, c.lat - 1 - j0
+        if 0 <= a < n and 0 <= b < n and 0 < c.lon <= w and 0 < c.lat <= h:
+            win[a * n + b] = False
+    data[win[t.src] | win[t.dst] | _direction_mask(n, req.directions)] = INF
+    t.graph.data = data
+    dist, pred = dijkstra(
+        t.graph, directed=True, indices=r * n + r, limit=req.budget + 1e-9,
+        return_predecessors=True,
+    )  # fmt: skip
+    pred = np.where(pred >= 0, pred, -1).reshape(n, n)
+    return Reach(
+        req.origin, (i0, j0), dist.reshape(n, n), pred, req.budget, _sector(r, req.sector), (w, h)
+    )
+
+
+@lru_cache(maxsize=256)
+def _sector(r: int, sector: tuple[Direction, float] | None) -> np.ndarray:
+    """The window's cells within `sector` (facing, max degrees) of its centre (4.2)."""
+    n = 2 * r + 1
+    if sector is None:
+        return np.ones((n, n), dtype=bool)
+    aa, bb = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    facing, max_deg = sector
+    fx, fy = facing.delta
+    offset_a, offset_b = aa - r, bb - r
+    dot = (offset_a * fx + offset_b * fy) / math.hypot(fx, fy)
+    length = np.hypot(offset_a, offset_b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cosang = np.where(length > 0, dot / np.maximum(length, 1e-12), 1.0)
+    out = np.asarray(cosang >= math.cos(math.radians(max_deg)) - 1e-9)
+    out.setflags(write=False)
+    return out
+
+
+def reach_many(
+    requests: list[ReachRequest], blocked: np.ndarray, r: int, open_cells: tuple[Cell, ...] = ()
+) -> list[Reach]:
+    """Every request's reachable window, searched together in one csgraph call.
+
+    Cells where `blocked[i, j]` is nonzero (other counters) cannot be entered or passed
+    through, but for `open_cells`; a unit's own cell is never blocked for it.
+    """
+    if not requests:
+        return []
+    if len(requests) == 1:
+        return [search_one(requests[0], blocked, r, open_cells)]
+    blocked = blocked != 0
+    for c in open_cells:
+        if 0 < c.lon <= blocked.shape[0] and 0 < c.lat <= blocked.shape[1]:
+            blocked[c.lon - 1, c.lat - 1] = False
+    w, h = blocked.shape
+    n = 2 * r + 1
+    m = len(requests)
+    size = n * n
+    aa, bb = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    i0 = np.array([q.origin.lon - 1 - r for q in requests])
+    j0 = np.array([q.origin.lat - 1 - r for q in requests])
+    if m <= 4:
+        win_block = np.stack(
+            [_window(blocked, int(i), int(j), n, True) for i, j in zip(i0, j0, strict=True)]
+        )
+    else:
+        padded_blocked = np.pad(blocked, r, constant_values=True)
+        win_block = padded_blocked[
+            i0[:, None, None] + r + aa[None], j0[:, None, None] + r + bb[None]
+        ]
+    win_block[:, r, r] = False
+    factor = np.array([q.cost_factor for q in requests])[:, None, None]
+    dirs = np.zeros((m, 8), dtype=bool)
+    for u, q in enumerate(requests):
+        dirs[u, list(q.directions)] = True
+    win_cost = np.empty((8, m, n, n))
+    groups: dict[int, list[int]] = {}
+    for u, q in enumerate(requests):
+        groups.setdefault(id(q.costs), []).append(u)
+    for members in groups.values():
+        padded, pad = _padded(requests[members[0]].costs, r)
+        idx = np.array(members)
+        if len(members) == 1:
+            u = members[0]
+            a0, b0 = int(i0[u]) + pad, int(j0[u]) + pad
+            win_cost[:, u] = padded[:, a0 : a0 + n, b0 : b0 + n] * factor[u]
+        else:
+            ia = i0[idx][:, None, None] + pad + aa[None]
+            jb = j0[idx][:, None, None] + pad + bb[None]
+            win_cost[:, idx] = padded[:, ia, jb] * factor[idx][None]
+    rows: list[np.ndarray] = []
+    cols: list[np.ndarray] = []
+    vals: list[np.ndarray] = []
+    for k in range(8):
+        dx, dy = (int(v) for v in DELTAS[k])
+        ta, tb = aa + dx, bb + dy
+        inside = (ta >= 0) & (ta < n) & (tb >= 0) & (tb < n)
+        tac, tbc = np.clip(ta, 0, n - 1), np.clip(tb, 0, n - 1)
+        ok = inside[None] & np.isfinite(win_cost[k]) & dirs[:, k][:, None, None]
+        ok &= ~win_block[:, tac, tbc] & ~win_block
+        u_idx, a_idx, b_idx = np.nonzero(ok)
+        rows.append(u_idx * size + a_idx * n + b_idx)
+        cols.append(u_idx * size + (a_idx + dx) * n + (b_idx + dy))
+        vals.append(np.maximum(win_cost[k][ok], 1e-9))
+    graph = csr_matrix(
+        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+        shape=(m * size, m * size),
+    )
+    corners = list(zip(i0.tolist(), j0.tolist(), strict=True))
+    starts = np.array([u * size + r * n + r for u in range(m)])
+    limit = max(req.budget for req in requests) + 1e-9
+    dist, pred, _ = dijkstra(
+        graph, directed=True, indices=starts, limit=limit, min_only=True, return_predecessors=True
+    )
+    out = []
+    for u, req in enumerate(requests):
+        d = dist[u * size : (u + 1) * size].reshape(n, n)
+        p = pred[u * size : (u + 1) * size].copy()
+        p = np.where(p >= 0, p - u * size, -1).reshape(n, n)
+        allowed = _sector(r, req.sector)
+        out.append(Reach(req.origin, corners[u], d, p, req.budget, allowed, (w, h)))
+    return out
