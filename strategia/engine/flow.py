@@ -9,6 +9,8 @@ first), then the attacks.
 
 from __future__ import annotations
 
+from collections import deque
+
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.apply import advance, apply
@@ -155,14 +157,14 @@ def resolution_order(
     out: list[tuple[str, Order]] = []
     for phase in phases:
         wanted = [(s, o) for s, o in orders if PHASES[phase](o)]
-        queues = {side: [(s, o) for s, o in wanted if s == side] for side in sides}
+        queues = {side: deque((s, o) for s, o in wanted if s == side) for side in sides}
         if not interleave:
             out += [x for side in sides for x in queues[side]]
             continue
         while any(queues.values()):
             for side in sides:
                 if queues.get(side):
-                    out.append(queues[side].pop(0))
+                    out.append(queues[side].popleft())
     return out
 
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
+from strategia.core.layered import Layered
 from strategia.engine.forces import out_of_play
 from strategia.notation.refs import Placement, UnitRef
 from strategia.rules import RuleSet
@@ -138,15 +138,17 @@ class GameState:
     scenario: Scenario
     level: int
     turn: int = 1
-    units: MappingProxyType[UnitRef, UnitState] = field(
-        default_factory=lambda: MappingProxyType({})
-    )
+    units: Layered[UnitRef, UnitState] = field(default_factory=Layered)
     closures: tuple[Closure, ...] = ()
     at_war: bool = False
     wars: frozenset[tuple[str, str]] = frozenset()  # pairs of state codes at war (9.1)
     interdictions: tuple[Interdiction, ...] = ()
     engaged: frozenset[UnitRef] = frozenset()  # attacked this turn (9.8c: cannot support)
     committed: frozenset[UnitRef] = frozenset()  # supporting a battle this turn (9.8c)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.units, Layered):  # a plain mapping given: kept as a Layered one
+            object.__setattr__(self, "units", Layered(self.units))
 
     def at_war_between(self, a: str, b: str) -> bool:
         return tuple(sorted((a, b))) in self.wars
@@ -197,14 +199,10 @@ class GameState:
         The indexes by cell and side computed on this state are carried over and patched for
         the units that changed, so a long sequence of orders never rebuilds them whole.
         """
-        changed = list(changed)
         removed = [r for r in removed if r in self.units]
-        units = self.units.copy()  # a dict's copy keeps its keys' hashes
-        for u in changed:
-            units[u.ref] = u
-        for r in removed:
-            units.pop(r, None)
-        new = self._with_fields(units=MappingProxyType(units))
+        changed = [u for u in changed if u.ref not in removed]  # removal wins
+        units = self.units.updated([(u.ref, u) for u in changed], removed)
+        new = self._with_fields(units=units)
         if "_by_cell" in self.__dict__ and "_sides" in self.__dict__:
             before = [self.units[u.ref] for u in changed if u.ref in self.units]
             self._patch(new, before + [self.units[r] for r in removed], changed)
@@ -216,50 +214,48 @@ class GameState:
         before = {u.ref: u.cells for u in gone}
         after = {u.ref: u.cells for u in came}
         if before == after:
-            moved: set[Cell] = set()
+            moved: set[tuple[int, int]] = set()
         else:
-            moved = {c for u in gone + came for c in u.cells}
+            moved = {(c.lon, c.lat) for u in gone + came for c in u.cells}
         index = self._by_cell
         if moved:
             refs = {c: list(index.get(c, ())) for c in moved}
             for u in gone:
                 for c in u.cells:
-                    if u.ref in refs[c]:
-                        refs[c].remove(u.ref)
+                    if u.ref in refs[c.lon, c.lat]:
+                        refs[c.lon, c.lat].remove(u.ref)
             for u in came:
                 for c in u.cells:
-                    if u.ref not in refs[c]:
-                        refs[c].append(u.ref)
-            index = dict(index)
-            for c, r in refs.items():
-                if r:
-                    index[c] = tuple(r)
-                else:
-                    index.pop(c, None)
+                    if u.ref not in refs[c.lon, c.lat]:
+                        refs[c.lon, c.lat].append(u.ref)
+            index = index.updated(
+                [(key, tuple(r)) for key, r in refs.items() if r],
+                [key for key, r in refs.items() if not r],
+            )
         sides = self._sides
         old_owner = {u.ref: u.owner for u in gone}
         if any(old_owner.get(u.ref) != u.owner for u in came) or len(gone) != len(came):
             side_of = {s.code: s.side for s in self.scenario.states}
-            sides = dict(sides)
-            for u in gone:
-                sides.pop(u.ref, None)
-            for u in came:
-                sides[u.ref] = side_of[u.owner]
+            staying = {u.ref for u in came}
+            sides = sides.updated(
+                [(u.ref, side_of[u.owner]) for u in came],
+                [u.ref for u in gone if u.ref not in staying],
+            )
         new.__dict__["_by_cell"] = index
         new.__dict__["_sides"] = sides
         if "_occupancy" in self.__dict__:
             occ = self._occupancy
             w, h = occ.shape
-            cells = [c for c in moved if 0 < c.lon <= w and 0 < c.lat <= h]
-            if any(occ[c.lon - 1, c.lat - 1] != len(index.get(c, ())) for c in cells):
+            keys = [k for k in moved if 0 < k[0] <= w and 0 < k[1] <= h]
+            if any(occ[k[0] - 1, k[1] - 1] != len(index.get(k, ())) for k in keys):
                 occ = occ.copy()
-                for c in cells:
-                    occ[c.lon - 1, c.lat - 1] = len(index.get(c, ()))
+                for k in keys:
+                    occ[k[0] - 1, k[1] - 1] = len(index.get(k, ()))
                 occ.setflags(write=False)
             new.__dict__["_occupancy"] = occ
 
     def occupants(self, cell: Cell) -> list[UnitState]:
-        return [self.units[r] for r in self._by_cell.get(cell, ())]
+        return [self.units[r] for r in self._by_cell.get((cell.lon, cell.lat), ())]
 
     def beside(self, cells: Iterable[Cell]) -> list[UnitState]:
         """The units on any of `cells` or next to one (8 neighbours), each once."""
@@ -267,21 +263,22 @@ class GameState:
         for c in cells:
             for dx in (-1, 0, 1):
                 for dy in (-1, 0, 1):
-                    found.update(dict.fromkeys(self._by_cell.get(Cell(c.lon + dx, c.lat + dy), ())))
+                    found.update(dict.fromkeys(self._by_cell.get((c.lon + dx, c.lat + dy), ())))
         return [self.units[r] for r in found]
 
     @cached_property
-    def _by_cell(self) -> dict[Cell, tuple[UnitRef, ...]]:
-        out: dict[Cell, list[UnitRef]] = {}
+    def _by_cell(self) -> Layered[tuple[int, int], tuple[UnitRef, ...]]:
+        """The counters on each cell, keyed by (lon, lat)."""
+        out: dict[tuple[int, int], list[UnitRef]] = {}
         for u in self.units.values():
             for c in u.cells:
-                out.setdefault(c, []).append(u.ref)
-        return {c: tuple(refs) for c, refs in out.items()}
+                out.setdefault((c.lon, c.lat), []).append(u.ref)
+        return Layered((c, tuple(refs)) for c, refs in out.items())
 
     @cached_property
-    def _sides(self) -> dict[UnitRef, str]:
+    def _sides(self) -> Layered[UnitRef, str]:
         side = {s.code: s.side for s in self.scenario.states}
-        return {r: side[u.owner] for r, u in self.units.items()}
+        return Layered((r, side[u.owner]) for r, u in self.units.items())
 
     def occupancy(self) -> np.ndarray:
         """Per cell: 0 empty, else the number of counters on it (a fresh array)."""
@@ -294,21 +291,18 @@ class GameState:
 
     def enemy_at(self, cell: Cell, side: str) -> bool:
         """Whether a counter of another side than `side` stands on `cell`."""
-        return any(self._sides[r] != side for r in self._by_cell.get(cell, ()))
+        return any(self._sides[r] != side for r in self._by_cell.get((cell.lon, cell.lat), ()))
 
     @cached_property
     def _occupancy(self) -> np.ndarray:
         w, h = terrain.size(self.theatre)
         occ = np.zeros((w, h), dtype=np.int16)
         cells = [
-            c
-            for c, refs in self._by_cell.items()
-            for _ in refs
-            if 0 < c.lon <= w and 0 < c.lat <= h
+            c for c, refs in self._by_cell.items() for _ in refs if 0 < c[0] <= w and 0 < c[1] <= h
         ]
         if cells:
             np.add.at(
-                occ, (np.array([c.lon - 1 for c in cells]), np.array([c.lat - 1 for c in cells])), 1
+                occ, (np.array([c[0] - 1 for c in cells]), np.array([c[1] - 1 for c in cells])), 1
             )
         occ.setflags(write=False)
         return occ
@@ -321,14 +315,14 @@ class GameState:
     def _side_masks(self) -> dict[str, np.ndarray]:
         w, h = terrain.size(self.theatre)
         out: dict[str, np.ndarray] = {}
-        for c, refs in self._by_cell.items():
-            if not (0 < c.lon <= w and 0 < c.lat <= h):
+        for (lon, lat), refs in self._by_cell.items():
+            if not (0 < lon <= w and 0 < lat <= h):
                 continue
             for r in refs:
                 side = self._sides[r]
                 if side not in out:
                     out[side] = np.zeros((w, h), dtype=bool)
-                out[side][c.lon - 1, c.lat - 1] = True
+                out[side][lon - 1, lat - 1] = True
         return out
 
     def enemy_mask(self, side: str) -> np.ndarray:
@@ -397,7 +391,7 @@ def initial_state(
                     regiments=p.regiments or RegimentsFacing.ENEMY,
                     corps=corps_of.get(ref),
                 )
-    return GameState(scenario=scenario, level=level, units=MappingProxyType(units))
+    return GameState(scenario=scenario, level=level, units=Layered(units))
 
 
 def _spread(cells: tuple[Cell, ...], n: int) -> list[tuple[Cell, ...]]:
