@@ -13,8 +13,9 @@ every side's orders together (`flow.execute_together`, then the new day).
 
 The baseline, measured in the same run: an 8-neighbour `scipy.sparse.csgraph` graph of the
 theatre's step costs for one unit type, and one limited Dijkstra search per division from its cell
-(a move order's bare cost). Every figure is a median of several runs; the ratio to the
-baseline's median is what the README quotes.
+(a move order's bare cost). The baseline and the engine run in turn, round after round; each
+figure is a median over the rounds, and the ratio to the baseline's median is what the README
+quotes.
 """
 
 from __future__ import annotations
@@ -50,14 +51,22 @@ NOT_ATTACKING = (DivisionKind.ARTILLERY, DivisionKind.ANTI_TANK, DivisionKind.FO
 
 def median_s(fn: Callable[[], object], runs: int) -> float:
     """The median wall time of `runs` calls of `fn` after one warm-up, in seconds."""
-    fn()
-    times = []
-    for _ in range(runs):
-        gc.collect()
-        t = time.perf_counter()
+    return side_by_side([fn], runs)[0]
+
+
+def side_by_side(fns: list[Callable[[], object]], runs: int) -> list[float]:
+    """The median wall time of each of `fns` over `runs` rounds, each round calling every one
+    in turn (so that the shared machine's load falls on all of them alike), after a warm-up."""
+    for fn in fns:
         fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(runs):
+        for fn, ts in zip(fns, times, strict=True):
+            gc.collect()
+            t = time.perf_counter()
+            fn()
+            ts.append(time.perf_counter() - t)
+    return [statistics.median(ts) for ts in times]
 
 
 def scenario(size: int, per_side: int, seed: int = 11) -> Scenario:
@@ -223,8 +232,9 @@ def main(argv: list[str] | None = None) -> int:
         "attacks": sum(isinstance(o, Attack) for _, o in orders),
     }
     print(f"{size} x {size}, {counts}", file=sys.stderr)
-    base = median_s(baseline(state, rules), runs)
-    engine = median_s(lambda: engine_turn(state, orders, rules), runs)
+    base, engine = side_by_side(
+        [baseline(state, rules), lambda: engine_turn(state, orders, rules)], runs
+    )
     figures = {
         "size": size,
         **counts,

@@ -18,13 +18,14 @@ class UnknownNameError(StrategiaError):
         self.what = what
         self.given = given
         self.allowed = tuple(dict.fromkeys(allowed))
-        close = difflib.get_close_matches(given, self.allowed, n=1, cutoff=0.5)
-        hint = f": did you mean {close[0]!r}?" if close else ""
-        super().__init__(
-            f"unknown {what} {given!r}{hint} (allowed: {', '.join(self.allowed)})"
-            if not close
-            else f"unknown {what} {given!r}{hint}"
-        )
+        super().__init__(what, given)
+
+    def __str__(self) -> str:
+        """The message, with a suggestion worked out only when it is shown."""
+        close = difflib.get_close_matches(self.given, self.allowed, n=1, cutoff=0.5)
+        if close:
+            return f"unknown {self.what} {self.given!r}: did you mean {close[0]!r}?"
+        return f"unknown {self.what} {self.given!r} (allowed: {', '.join(self.allowed)})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,9 @@
 A game state is copied for every order; with twenty thousand units a dict copy per order would
 make each order's cost grow with the army. `Layered` keeps a base dict that is never changed
 once built and a small top layer of what changed since; `updated` copies only the top layer,
-and folds it into a new base when it grows past the square root of the base's size (so a long
-run of updates costs O(√n) each). Iteration order is a dict's: keys in the order first inserted,
-a key removed and inserted again at the end.
+and folds it into a new base when it grows past the square root of the base's size (at least
+64 entries), so a long run of updates costs O(√n) each. Iteration order is a dict's: keys in
+the order first inserted, a key removed and inserted again at the end.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ class Layered(Mapping[K, V], Generic[K, V]):
 
     def copy(self) -> dict[K, V]:
         """The entries as a plain dict."""
-        return dict(self.items())
+        return _fold(self._base, self._over, self._new)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Layered, (list(self.items()),))
@@ -139,10 +139,21 @@ class Layered(Mapping[K, V], Generic[K, V]):
             else:
                 new[k] = v
                 n += 1
-        if len(over) + len(new) > max(32, math.isqrt(len(base))):
-            out: Layered[K, V] = Layered._of(base, over, new, n)
-            return Layered._of(out.copy(), {}, {}, n)
+        if len(over) + len(new) > max(64, math.isqrt(len(base))):
+            return Layered._of(_fold(base, over, new), {}, {}, n)
         return Layered._of(base, over, new, n)
+
+
+def _fold(base: dict[K, V], over: dict[K, V], new: dict[K, V]) -> dict[K, V]:
+    """The layers as one dict, in a dict's order (an assignment keeps a key's place)."""
+    out = base.copy()
+    for k, v in over.items():
+        if v is _GONE:
+            del out[k]
+        else:
+            out[k] = v
+    out.update(new)
+    return out
 
 
 __all__ = ["Layered"]
