@@ -188,6 +188,26 @@ def test_the_other_side_sees_alike(rules2: RuleSet) -> None:
 # --- armies -------------------------------------------------------------------------------------
 
 
+def test_enemy_troops_in_sight_are_told_in_full(rules2: RuleSet) -> None:
+    """In sight (reconstructed): Red's 3 т.д. standing deep in Blue's ground (10,5) is seen by
+    Blue in full, and so is Red's division at 17,9 (of 1 с.к.) once Blue's 101 с.д. stands beside it (16,9, on Red's
+    ground, next to 17,9). Before the war neither is told. The first version never showed an
+    enemy inside the side's own ground."""
+    st = _war(initial_state(_front(), 2))
+    tank, rifle = UnitRef.parse("3 т.д."), UnitRef.parse("101 с.д.")
+    st = st.with_units([replace(st.unit(tank), cells=(Cell(10, 5),))])
+    assert tank not in _revealed(view_for(initial_state(_front(), 2), "blue", rules2))
+    seen = {s.unit: s for s in view_for(st, "blue", rules2).seen if s.unit is not None}
+    assert seen[tank].how == "contact" and seen[tank].cells == (Cell(10, 5),)
+    assert seen[tank].regiments and str(seen[tank].kind) == str(DivisionKind.TANK)
+    beside = next(u.ref for u in st if u.owner == "R" and Cell(17, 9) in u.cells)
+    assert beside not in seen
+    st = st.with_units([replace(st.unit(rifle), cells=(Cell(16, 9),))])
+    seen = {s.unit: s for s in view_for(st, "blue", rules2).seen if s.unit is not None}
+    assert seen[beside].how == "contact"
+    assert "contact" not in {s.how for s in view_for(st, "red", rules2).seen if s.unit == tank}
+
+
 def test_armies_first_echelon_strips_and_corps_second_echelon_numbers(rules2: RuleSet) -> None:
     st = initial_state(_armies(), 2)
     view = view_for(st, "red", rules2)

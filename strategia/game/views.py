@@ -30,6 +30,9 @@ The seeds are vague here; these readings are **reconstructed**:
   the army's number, its strip (the lat or lon range of its divisions' cells, along the border)
   and how many corps it has; at war (8.1: composition without arms) also how many divisions.
   Every other army of the enemy (second echelon, reserve): its number only.
+- In sight (1.6, reconstructed: the seeds do not say what troops see of an enemy among them): an
+  enemy counter on the side's own ground, or beside one of its counters, is told in full as
+  "contact" (designation, kind, formation, facing, regiments' kinds), wherever it stands.
 - Reconnaissance (8.3): the side's questions and the answers given; the true/false flag is the
   mediator's only.
 """
@@ -78,8 +81,9 @@ def _record(obj: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Seen:
-    """An enemy counter as a side knows it: `how` "cover", its position only (6.2.1, 8.1), or
-    "open", in an open sector's zone (8.2): designation, kind, formation, facing, regiments."""
+    """An enemy counter as a side knows it: `how` "cover", its position only (6.2.1, 8.1);
+    "open", in an open sector's zone (8.2), or "contact", in sight of the side's troops:
+    designation, kind, formation, facing, regiments."""
 
     side: str
     how: str
@@ -260,14 +264,44 @@ def _observe(
     out: list[Seen] = []
     for u in enemy:
         if u.ref in revealed:
-            regiments = tuple(r.kind.ru for r in u.division.regiments)
-            told = (u.ref, u.ref.kind, u.owner, u.formation, u.facing, regiments)
-            out.append(Seen(sides[u.owner], "open", u.cells, *told))
+            out.append(_told_in_full(u, sides[u.owner], "open"))
             seen[_index(state, [u])] = True  # the whole counter is seen
         elif u.ref in covering:
             out.append(Seen(sides[u.owner], "cover", u.cells))
     out.sort(key=lambda s: (s.how, s.cells, s.side))
     return out, seen
+
+
+def _told_in_full(u: UnitState, side: str, how: str) -> Seen:
+    """A counter told with its designation, kind, formation, facing and regiments' kinds."""
+    regiments = tuple(r.kind.ru for r in u.division.regiments)
+    return Seen(side, how, u.cells, u.ref, u.ref.kind, u.owner, u.formation, u.facing, regiments)
+
+
+def _in_sight(
+    state: GameState, own: Sequence[str], enemy: Sequence[UnitState], seen: list[Seen]
+) -> list[Seen]:
+    """`seen`, and the enemy's counters the side's own troops see: on its own ground, or beside
+    one of its counters (in contact), told in full as "contact"."""
+    sides = dict((s.code, s.side) for s in state.scenario.states)
+    codes = [s.code for s in state.scenario.states]
+    ground = state.grid.state
+    home = {codes.index(c) + 1 for c in own}
+    full = {x.unit for x in seen if x.how == "open"}
+    mine = [u for u in state.units.values() if u.owner in own]
+    near = {o.ref for u in mine for o in state.beside(u.cells)}
+    out = [x for x in seen]
+    for u in enemy:
+        if u.ref in full:
+            continue
+        on_home = any(
+            state.grid.on_map(c) and int(ground[c.lon - 1, c.lat - 1]) in home for c in u.cells
+        )
+        if on_home or u.ref in near:
+            out = [x for x in out if not (x.how == "cover" and x.cells == u.cells)]
+            out.append(_told_in_full(u, sides[u.owner], "contact"))
+    out.sort(key=lambda x: (x.how, x.cells, x.side))
+    return out
 
 
 def _clear(rough: np.ndarray, feet: np.ndarray, i: int, j: int) -> bool:
@@ -369,9 +403,10 @@ def view_for(
     board = _board(state, own, hostile)
     seen: list[Seen] = []
     observed = np.zeros(terrain.size(state.theatre), dtype=bool)
+    enemy = [u for u in state.units.values() if u.owner in hostile]
     if board is not None:
-        enemy = [u for u in state.units.values() if u.owner in hostile]
         seen, observed = _observe(state, rules, board, enemy)
+    seen = _in_sight(state, own, enemy, seen)
     return SideView(
         side=side,
         turn=state.turn,
