@@ -391,9 +391,23 @@ def test_enemy_cells_stop_a_move() -> None:
     assert new.unit(UnitRef.parse("5 т.д.")).cell != Cell(4, 3)
 
 
+def test_a_refusal_tells_nothing_of_the_enemy() -> None:
+    """1.6: an order of Blue's for Red's 5 т.д. and one for a 9 т.д. nobody has are refused in
+    the same words (but for the unit's name), so a refusal is no reconnaissance."""
+    state = _two(2, "6 с.д. - 4,4")
+    from strategia.notation.orders import Move
+
+    refusals = []
+    for ref in ("5 т.д.", "9 т.д."):
+        with pytest.raises(OrderError) as e:
+            apply(state, Move(UnitRef.parse(ref), Cell(4, 3)), R[2], side="blue")
+        refusals.append(str(e.value).replace(ref, "X"))
+    assert refusals[0] == refusals[1] == "X на 4,3: blue has no unit X on the map"
+
+
 def test_refusals_change_nothing() -> None:
     state = _two(2, "6 с.д. - 4,4")
-    with pytest.raises(OrderError, match="5 т.д. is red's, not blue's"):
+    with pytest.raises(OrderError, match="blue has no unit 5 т.д. on the map"):
         apply(state, parse_order("5 т.д. на 4,3", state), R[2], side="blue")
     with pytest.raises(IllegalNotationError, match="no such unit 7 т.д."):
         parse_order("7 т.д. на 4,3", state)
@@ -485,4 +499,4 @@ def test_cli_move_and_reach(capsys: pytest.CaptureFixture[str]) -> None:
     cells = {c["cell"] for c in json.loads(capsys.readouterr().out)["cells"]}
     assert "35,35" in cells
     assert main(["move", "maps/continental.toml", "21 т.д. на 35,35", "--side", "blue"]) == 2
-    assert "red's, not blue's" in capsys.readouterr().err
+    assert "blue has no unit 21 т.д. on the map" in capsys.readouterr().err

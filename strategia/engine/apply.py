@@ -90,6 +90,8 @@ def apply(
     if handler is None:
         raise OrderError(f"{order}: no rule carries out {type(order).__name__} orders yet")
     ref = acting_unit(order)
+    if side is not None:
+        _own_or_refuse(state, order, ref, side)
     if not isinstance(order, BY_ONE_DIVISION) and (members := corps_members(state, ref)):
         new, r = corps_order(state, order, rules, side, members, apply)
         return new, replace(r, by=state.side_of(members[0].ref))
@@ -105,6 +107,18 @@ def apply(
     else:
         new, r = handler(state, order, rules)
     return new, replace(r, by=owner_side)
+
+
+def _own_or_refuse(state: GameState, order: Order, ref: UnitRef, side: str) -> None:
+    """Refuse an order of `side` for a unit not its own in the same words whether the unit is
+    the enemy's or not there at all (1.6: a refusal tells nothing of the enemy)."""
+    members = corps_members(state, ref)
+    unit = ref if ref in state.units or ref.regiment is None else ref.division
+    owners = {state.side_of(m.ref) for m in members} or (
+        {state.side_of(unit)} if unit in state.units else set()
+    )
+    if owners != {side}:
+        raise OrderError(f"{order}: {side} has no unit {ref} on the map")
 
 
 MOVING = (Move, Turn, Frontage, March, Transfer, Reform, FaceRegiments)
