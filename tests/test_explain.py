@@ -35,9 +35,9 @@ def test_renderers() -> None:
     s = Step(Text("total", "итого"), 0.30000000000000004, rule="9.6", note=Text("n", "п"),
              children=(Step(Text("part", "часть"), 1.0, kind="lookup", rule="table 7"),))  # fmt: skip
     assert explanation_text(s, "en") == ["total = 0.3  [9.6]  (n)", "  · part = 1  [table 7]"]
-    assert explanation_text(s, "ru")[0] == "итого = 0.3  [9.6]  (п)"
+    assert explanation_text(s, "ru")[0] == "итого = 0,3  [9.6]  (п)"
     html = explanation_html(s, "ru")
-    assert "итого" in html and "[table 7]" in html and "<script" not in html
+    assert "итого" in html and "[табл. 7]" in html and "<script" not in html
     assert "&lt;b&gt;" in explanation_html(Step(Text("<b>")), "en")
     assert fmt(2.0) == "2" and fmt(0.125) == "0.125" and fmt(True) == "yes" and fmt(None) == ""
 

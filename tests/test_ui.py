@@ -148,7 +148,7 @@ def test_battles_are_listed_with_their_breakdowns(tmp_path: Path) -> None:
     c.submit("удар по 7,3: 1 с.д.")
     assert c.panels.battles.options
     c.panels.battles.value = c.panels.battles.options[0][1]
-    assert "Бой за 7,3" in c.panels.battle.value and "[9.8c]" in c.panels.battle.value
+    assert "Бой за 7,3" in c.panels.battle.value and "[9.8в]" in c.panels.battle.value
 
 
 def test_recon_interventions_undo_and_views(console: Console) -> None:

@@ -42,7 +42,7 @@ from strategia.notation.orders import (
 )
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
-from strategia.rules.kinds import Formation, RegimentsFacing
+from strategia.rules.kinds import Formation, RegimentsFacing, side_name
 
 Handler = Callable[[GameState, Any, RuleSet], tuple[GameState, Result]]
 
@@ -88,15 +88,22 @@ def apply(
     """
     handler = HANDLERS.get(type(order))
     if handler is None:
-        raise OrderError(f"{order}: no rule carries out {type(order).__name__} orders yet")
+        raise OrderError(
+            f"{order}: no rule carries out {type(order).__name__} orders yet",
+            ru=f"{order}: такие приказы пока не исполняются",
+        )
     ref = acting_unit(order)
     if not isinstance(order, BY_ONE_DIVISION) and (members := corps_members(state, ref)):
         return corps_order(state, order, rules, side, members, apply)
     if ref not in state.units:
-        raise OrderError(f"{order}: {ref} is not on the map")
+        raise OrderError(f"{order}: {ref} is not on the map", ru=f"{order}: {ref} нет на карте")
     owner_side = state.side_of(ref)
     if side is not None and owner_side != side:
-        raise OrderError(f"{order}: {ref} is {owner_side}'s, not {side}'s")
+        raise OrderError(
+            f"{order}: {ref} is {owner_side}'s, not {side}'s",
+            ru=f"{order}: {ref} — часть {side_name(owner_side, 'ru', 'gen')}, "
+            f"а не {side_name(side, 'ru', 'gen')}",
+        )
     if isinstance(order, MOVING) and stationary(ref, rules):
         return _held(state, order, rules)
     return handler(state, order, rules)
@@ -188,9 +195,10 @@ def _carry_on(u: UnitState, rules: RuleSet) -> UnitState:
 
 
 def _note(before: UnitState, after: UnitState) -> Result:
-    what = before.busy.what if before.busy else ""
+    what = before.busy.label if before.busy else Text("")
     with explain(
-        Text(f"{before.ref}: {what} goes on", f"{before.ref}: {what} продолжается"), rule="4.12"
+        Text(f"{before.ref}: {what.en} goes on", f"{before.ref}: {what.ru} продолжается"),
+        rule="4.12",
     ) as ex:
         ex.set(after.spent)
-    return Result(f"{before.ref} ({what})", where(after), ex.freeze())
+    return Result(f"{before.ref} ({what.ru})", where(after), ex.freeze())

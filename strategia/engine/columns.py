@@ -274,7 +274,7 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
         try:
             plan = plan_transfer(state.theatre, u.cell, order.to, rules)
         except TransferError as e:
-            cuts.append(Cut(Text(str(e)), "4.5"))
+            cuts.append(Cut(Text(str(e), e.say("ru")), "4.5"))
             ex.set(0.0)
             return state, Result(order.format("ru"), where(u), ex.freeze(), tuple(cuts))
         p = plan.value
@@ -331,17 +331,17 @@ def column_turn(
     nxt, rest = b.target[0], b.target[1:]
     route = [c if isinstance(c, Cell) else Cell.parse(str(c)) for c in b.plan]
     passed = route[route.index(u.cell) + 1 : route.index(nxt) + 1] if u.cell in route else [nxt]
-    title = Text(f"{u.ref}: {b.what} goes on", f"{u.ref}: {_WHAT[b.what]} продолжается")
+    title = Text(f"{u.ref}: {b.label.en} goes on", f"{u.ref}: {b.label.ru} продолжается")
     with explain(title, rule="4.5" if b.what == "transfer" else "4.8") as ex:
         hit, at = interdicted(state, u, [u.cell, *passed], rules)
         if hit is None or at is not None:
             ex.set(0.0)
             if hit is None:
                 text = Text(f"{u.ref} destroyed at {at}", f"{u.ref} уничтожена в {at}")
-                return None, Result(f"{u.ref} ({b.what})", text, ex.freeze())
+                return None, Result(f"{u.ref} ({b.label.ru})", text, ex.freeze())
             if hit.busy is not None and hit.busy.what == "recovering":  # a transfer cut short
                 moved = replace(hit, cells=(at,) if at else hit.cells, spent=1.0)
-                return moved, Result(f"{u.ref} ({b.what})", where(moved), ex.freeze())
+                return moved, Result(f"{u.ref} ({b.label.ru})", where(moved), ex.freeze())
             u = hit
     if b.what == "march":
         new = _on_road(u, route, nxt, int(rules.value("march", "length")))
@@ -358,9 +358,6 @@ def column_turn(
         return replace(new, busy=replace(b, left=float(len(rest)), target=rest)), None
     recovery = float(rules.value("rail_transfer", "recovery_turns"))
     return at_work(new, Busy("recovering", recovery), rules), None
-
-
-_WHAT = {"march": "марш", "transfer": "переброска"}
 
 
 __all__ = ["column_turn", "march", "transfer"]

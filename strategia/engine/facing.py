@@ -176,7 +176,8 @@ def _cannot_turn(state: GameState, u: UnitState) -> Text | None:
                 f"{u.ref} is crossing a river: no turning on a river",
                 f"{u.ref} переправляется: поворот на реке невозможен",
             )
-        return Text(f"{u.ref} is busy ({u.busy.what})", f"{u.ref} занята ({u.busy.what})")
+        what = u.busy.label
+        return Text(f"{u.ref} is busy ({what.en})", f"{u.ref} занята ({what.ru})")
     if state.level >= 2:
         i, j = terrain.index(state.theatre, u.cell)
         if state.theatre["trail"].values[i, j] and terrain.narrows(state.theatre)[i, j]:

@@ -16,6 +16,7 @@ import numpy as np
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
+from strategia.core.numbers import turns
 from strategia.engine.capability import at_work
 from strategia.engine.costs import (
     HOW,
@@ -197,11 +198,8 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
     """Carry out a movement order as far as possible (4.2-4.4, 4.7, 4.12, 9.3)."""
     u = state.unit(order.unit)
     mode = order.mode
-    words = {
-        "forward": ("forward", "поступательно"),
-        "road": ("along roads", "по дорогам"),
-        "withdraw": ("withdrawing", "отход"),
-    }[mode]
+    words = {"forward": ("forward", "поступательно"), "road": ("along roads", "по дорогам"),
+             "withdraw": ("withdrawing", "отход")}[mode]  # fmt: skip
     title = Text(
         f"Move of {u.ref} from {u.cell}, {words[0]}", f"Перемещение {u.ref} из {u.cell}, {words[1]}"
     )
@@ -209,9 +207,10 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
     rule = {"forward": "4.2", "road": "4.1", "withdraw": "4.4"}[mode]
     with explain(title, rule=rule, unit="turn") as ex:
         if u.busy is not None:
+            b, left = u.busy.label, (turns(u.busy.left), turns(u.busy.left, "ru"))
             why = Text(
-                f"{u.ref} is busy ({u.busy.what}, {u.busy.left:g} turn(s) left): it does not move",
-                f"{u.ref} занята ({u.busy.what}, осталось {u.busy.left:g}): не перемещается",
+                f"{u.ref} is busy ({b.en}, {left[0]} left): it does not move",
+                f"{u.ref} занята ({b.ru}, осталось {left[1]}): не перемещается",
             )
             return _unchanged(state, u, order, ex, [Cut(why, "9.3")])
         if u.left <= 0:

@@ -44,7 +44,10 @@ def regroup(state: GameState, order: FormCorps | Merge, rules: RuleSet) -> Done:
     on a 1x2 card, 1 to 1.5 divisions together, into one of them: 3 turns (4.10)."""
     units = named_units(state, (order.unit, *order.others), order)
     if isinstance(order, Merge) and (order.into not in (u.ref for u in units) or len(units) < 2):
-        raise OrderError(f"{order}: merge two or more divisions into one of them")
+        raise OrderError(
+            f"{order}: merge two or more divisions into one of them",
+            ru=f"{order}: сливаются две дивизии или больше, в одну из них",
+        )
     names, forming = unit_names(u.ref for u in units), isinstance(order, FormCorps)
     en, ru = ("forming a corps", "сведение в корпус") if forming else ("merging", "слияние")
     with explain(Text(f"{names}: {en}", f"{names}: {ru}"), rule="4.10") as ex:
@@ -157,7 +160,10 @@ def transfer_division(state: GameState, order: TransferDivision, rules: RuleSet)
     [u] = named_units(state, (order.division,), order)
     members, old, to = [x for x in state if x.corps == order.to], order.unit, order.to
     if to == old or any(state.side_of(x.ref) != state.side_of(u.ref) for x in members):
-        raise OrderError(f"{order}: {to} is not another corps of the same side")
+        raise OrderError(
+            f"{order}: {to} is not another corps of the same side",
+            ru=f"{order}: {to} — не другой корпус той же стороны",
+        )
     with explain(Text(f"{old}: {u.ref} to {to}", f"{old}: {u.ref} в {to}"), rule="4.11") as ex:
         why = inactive_why(rules, "4.11") or busy_why([u])
         why = why or why_if(

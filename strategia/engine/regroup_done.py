@@ -200,12 +200,13 @@ def complete(
         if (finish := _FINISH.get(b.plan[0])) is None or ref not in state.units:
             continue
         rule = "4.10" if b.plan[0] in ("corps", "merge", "form-division") else "4.11"
-        with explain(Text(f"{ref}: {WHAT} done", f"{ref}: перегруппировка"), rule=rule) as ex:
+        done = Text(f"{ref}: regrouping done", f"{ref}: переформирование закончено")
+        with explain(done, rule=rule) as ex:
             state, outcome = finish(state, ref, b.plan, rules)
-        results.append(Result(f"{ref} ({WHAT})", outcome, ex.freeze()))
+        results.append(Result(f"{ref} ({b.label.ru})", outcome, ex.freeze()))
     with explain(Text("Corps cards", "Карточки корпусов"), rule="4.9") as ex:
         state, notes = corps_check(state, rules)
     if notes:
         outcome = Text("; ".join(n.en for n in notes), "; ".join(n.ru for n in notes))
-        results.append(Result(f"({WHAT}, 4.9)", outcome, ex.freeze()))
+        results.append(Result("(карточки корпусов, 4.9)", outcome, ex.freeze()))
     return state, results

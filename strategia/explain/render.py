@@ -1,41 +1,66 @@
 """Renderers of explanations: plain text lines, HTML for notebooks, and JSON (`Step.to_json`).
 
-They format the numbers the engine recorded and never compute any of their own.
+They format the numbers the engine recorded and never compute any of their own. Numbers, units
+and rule ids are written in the reader's language (`strategia.core.numbers`): 0,5 хода [9.8в].
 """
 
 from __future__ import annotations
 
 import html
 import json
+import re
 
-from strategia.core.i18n import Lang
+from strategia.core.i18n import Lang, Text
+from strategia.core.numbers import num, quantity
 from strategia.explain.trace import Step, Value
 
 _RULE = {"ru": "правило", "en": "rule"}
 _KIND_MARK = {"lookup": "·", "cut": "✂", "note": "—", "step": "•"}
+_LETTERS = str.maketrans("abcdefgh", "абвгдежз")
+_RULE_NAMES = {"loss_rule": Text("9.8c, loss rule", "9.8в, правило потерь")}
 
 
-def fmt(value: Value) -> str:
-    """A value as the sheet prints it: numbers without float noise (0.30000000000000004 -> 0.3)."""
+def rule_label(rule: str, lang: Lang = "en") -> str:
+    """A rule id as the reader's seeds write it: `table 9-1` is «табл. 9-1», `9.8b` is «9.8б»."""
+    if rule in _RULE_NAMES:
+        return _RULE_NAMES[rule](lang)
+    if lang != "ru":
+        return rule
+    out = re.sub(r"\btables?\b", "табл.", rule)
+    return re.sub(r"(\d)([a-h])\b", lambda m: m[1] + m[2].translate(_LETTERS), out)
+
+
+def fmt(value: Value | list[object], lang: Lang = "en") -> str:
+    """A value as the sheet prints it: numbers without float noise (0.30000000000000004 -> 0.3,
+    a decimal comma in Russian), yes/no in the reader's language, a value told in words as
+    its words."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        if value == int(value) and abs(value) < 1e15:
-            return str(int(value))
-        return f"{value:.4f}".rstrip("0").rstrip(".")
+        return ("да" if value else "нет") if lang == "ru" else ("yes" if value else "no")
+    if isinstance(value, int | float):
+        return num(value, lang, digits=4, decimals=4)
+    if isinstance(value, Text):
+        return value(lang)
+    if isinstance(value, list | tuple):
+        return ", ".join(fmt(v, lang) for v in value)  # type: ignore[arg-type]
     if value is None:
         return ""
     return str(value)
 
 
+def value_text(step: Step, lang: Lang = "en") -> str:
+    """A step's value with its unit, in the reader's language: 0,5 хода; × 1,7; 20 км."""
+    v = step.value
+    if isinstance(v, int | float) and not isinstance(v, bool) and step.unit:
+        return quantity(v, step.unit, lang, digits=4)
+    return fmt(v, lang)
+
+
 def _line(step: Step, lang: Lang) -> str:
     text = step.label(lang)
     if step.value is not None:
-        text += f" = {fmt(step.value)}"
-        if step.unit:
-            text += f" {step.unit}"
+        text += f" = {value_text(step, lang)}"
     if step.rule:
-        text += f"  [{step.rule}]"
+        text += f"  [{rule_label(step.rule, lang)}]"
     if step.note is not None:
         text += f"  ({step.note(lang)})"
     return text
@@ -55,18 +80,24 @@ def explanation_text(step: Step, lang: Lang = "en", indent: str = "  ") -> list[
     return lines
 
 
-def explanation_html(step: Step, lang: Lang = "en") -> str:
-    """The tree as nested, collapsible HTML lists (open to the second level)."""
+STYLE = (
+    "<style>.strategia-expl ul{list-style:none;padding-left:1.2em;margin:0}"
+    ".strategia-expl .sr{color:#666;font-size:85%}.strategia-expl .sn{color:#8a5a00}"
+    ".strategia-expl .st-cut{color:#b00}.strategia-expl .st-lookup{color:#345}</style>"
+)
+
+
+def explanation_html(step: Step, lang: Lang = "en", open_depth: int = 2) -> str:
+    """The tree as nested, collapsible HTML lists (open to `open_depth` levels; 0: folded)."""
 
     def visit(s: Step, depth: int) -> str:
         label = html.escape(s.label(lang))
         value = ""
         if s.value is not None:
-            value = f' <b class="sv">{html.escape(fmt(s.value))}</b>'
-            if s.unit:
-                value += f" {html.escape(s.unit)}"
+            value = f' = <b class="sv">{html.escape(value_text(s, lang))}</b>'
         rule = (
-            f' <span class="sr" title="{_RULE[lang]}">[{html.escape(s.rule)}]</span>'
+            f' <span class="sr" title="{_RULE[lang]}">[{html.escape(rule_label(s.rule, lang))}]'
+            "</span>"
             if s.rule
             else ""
         )
@@ -75,15 +106,10 @@ def explanation_html(step: Step, lang: Lang = "en") -> str:
         if not s.children:
             return f"<li>{head}</li>"
         inner = "".join(visit(c, depth + 1) for c in s.children)
-        opened = " open" if depth < 2 else ""
+        opened = " open" if depth < open_depth else ""
         return f"<li><details{opened}><summary>{head}</summary><ul>{inner}</ul></details></li>"
 
-    style = (
-        "<style>.strategia-expl ul{list-style:none;padding-left:1.2em;margin:0}"
-        ".strategia-expl .sr{color:#666;font-size:85%}.strategia-expl .sn{color:#8a5a00}"
-        ".strategia-expl .st-cut{color:#b00}.strategia-expl .st-lookup{color:#345}</style>"
-    )
-    return f'{style}<div class="strategia-expl"><ul>{visit(step, 0)}</ul></div>'
+    return f'{STYLE}<div class="strategia-expl"><ul>{visit(step, 0)}</ul></div>'
 
 
 def explanation_json(step: Step) -> str:

@@ -26,6 +26,7 @@ from strategia.game.scoring import score
 from strategia.game.store import Entry, Journal
 from strategia.notation.orders import Order, parse_order
 from strategia.rules import RuleSet, load_ruleset
+from strategia.rules.kinds import side_name
 from strategia.rules.load import apply_house_text
 from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import format_scenario, load_scenario, parse_scenario
@@ -126,7 +127,10 @@ class Game:
         order = parse_order(text, self.state)
         side = side or self._side_of_order(order)
         if not self.simultaneous and side != self.side:
-            raise GameError(f"{text}: it is {self.side}'s move, not {side}'s (1.7)")
+            raise GameError(
+                f"{text}: it is {self.side}'s move, not {side}'s (1.7)",
+                ru=f"{text}: сейчас ходят {side_name(self.side)}, а не {side_name(side)} (1.7)",
+            )
         if self.simultaneous:
             self.journal.append(
                 "order", {"side": side, "order": order.format("ru"), "queued": True}
@@ -179,7 +183,10 @@ class Game:
         if self.journal.header.get("limit_interventions") and any(
             t > self.state.turn - limit for t, _ in self.interventions
         ):
-            raise GameError(f"the players limited interventions to one in {limit} turns (9.4)")
+            raise GameError(
+                f"the players limited interventions to one in {limit} turns (9.4)",
+                ru=f"игроки ограничили вмешательства: одно за {limit} ходов (9.4)",
+            )
         self.journal.append(
             "intervention", {"text": text, "cell": str(cell) if cell else None, "turns": turns}
         )
@@ -195,7 +202,8 @@ class Game:
         )
         if last is None or last.kind != "order":
             raise GameError(
-                "nothing to undo in this move: only the move's last order can be taken back"
+                "nothing to undo in this move: only the move's last order can be taken back",
+                ru="в этом ходе нечего отменять: отменить можно только последний приказ хода",
             )
         self.journal.append("undo", {"of": last.seq})
         fresh = Game._from_journal(self.journal)
@@ -245,7 +253,9 @@ class Game:
 
     def _playing(self) -> None:
         if self.phase == "peace":
-            raise GameError("the game is over: peace talks (1.5)")
+            raise GameError(
+                "the game is over: peace talks (1.5)", ru="игра окончена: мирные переговоры (1.5)"
+            )
 
     def _side_of_order(self, order: Order) -> str:
         refs = [order.unit]
@@ -255,7 +265,9 @@ class Game:
         members = [u for u in self.state.units.values() if u.corps == order.unit]
         if members:
             return self.state.side_of(members[0].ref)
-        raise OrderError(f"{order}: {order.unit} is not on the map")
+        raise OrderError(
+            f"{order}: {order.unit} is not on the map", ru=f"{order}: {order.unit} нет на карте"
+        )
 
     def _end_turn(self, state: GameState, side: str) -> tuple[GameState, str, list[Result]]:
         rules = self.rules
@@ -329,11 +341,12 @@ class Game:
             if t != turn:
                 turn = t
                 lines.append(f"\n{words[0]} {t}")
-            who = f"{side}: " if side else ""
+            who = f"{side_name(side, lang, capital=True)}: " if side else ""
             lines.append(f"  {who}{r.order}  →  {r.outcome(lang)}")
         for a in self.answers:
             lines.append(
-                f"  [{words[2]}, {a['side']}, {a['turn']}] {a['question']}  →  {_answer(a, lang)}"
+                f"  [{words[2]}, {side_name(a['side'], lang)}, {a['turn']}] {a['question']}"
+                f"  →  {_answer(a, lang)}"
             )
         for t, text in self.interventions:
             lines.append(f"  [{words[4]}, {t}] {text}")

@@ -19,7 +19,9 @@ _ENTRY_KEYS = {
     "params", "rows_vocab", "columns_vocab", "row_labels", "column_labels", "row_levels",
     "row_types", "row_units", "min", "max",
 }  # fmt: skip
-_CELL_KEYS = {"value", "reconstructed", "note", "level", "unit", "label", "rule"}
+_CELL_KEYS = {
+    "value", "reconstructed", "reconstructed_ru", "note", "level", "unit", "label", "rule"
+}  # fmt: skip
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -130,6 +132,7 @@ def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:
                 unit=str(meta.get("unit", raw.get("row_units", {}).get(row, raw.get("unit", "")))),
                 label=Text.of(meta["label"]) if "label" in meta else None,
                 reconstructed=meta.get("reconstructed"),
+                reconstructed_ru=meta.get("reconstructed_ru"),
                 note=meta.get("note"),
             )
     return Entry(

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from strategia.core.errors import InactiveRuleError, UnknownNameError
-from strategia.core.i18n import Text
+from strategia.core.i18n import Lang, Text
 from strategia.core.vocab import Kind
-from strategia.explain.trace import record, tracing
-from strategia.rules.kinds import DivisionKind, Facing, RegimentKind, Terrain
+from strategia.explain.render import fmt, rule_label
+from strategia.explain.trace import Value, record, tracing
+from strategia.rules.kinds import DivisionKind, Facing, RegimentKind, Role, Side, Terrain
 
 VOCABS: dict[str, type[Kind]] = {
     "division": DivisionKind,
@@ -52,6 +53,14 @@ class Param:
     reconstructed: str | None = None
     note: str | None = None
     overridden: Override | None = None
+    reconstructed_ru: str | None = None  # the reason in Russian
+
+    @property
+    def why(self) -> Text | None:
+        """Why the value is reconstructed, in both languages (None: the seeds give it)."""
+        if not self.reconstructed:
+            return None
+        return Text(self.reconstructed, self.reconstructed_ru or self.reconstructed)
 
     @property
     def key(self) -> str:
@@ -68,6 +77,8 @@ class Param:
             d["label"] = self.label.to_json()
         if self.reconstructed:
             d["reconstructed"] = self.reconstructed
+        if self.reconstructed_ru:
+            d["reconstructed_ru"] = self.reconstructed_ru
         if self.note:
             d["note"] = self.note
         if self.overridden is not None:
@@ -179,7 +190,8 @@ class RuleSet:
             if column != VALUE:
                 col = e.column_label(column)
                 label = Text(f"{label.en}, {col.en}", f"{label('ru')}, {col('ru')}")
-            record(label, p.value, unit=p.unit, rule=p.rule, note=annotation(p), kind="lookup")
+            shown = told(p, self)
+            record(label, shown, unit=p.unit, rule=p.rule, note=annotation(p), kind="lookup")
         return p.value
 
     def get(self, entry: str, row: str, column: str = VALUE, default: Any = None) -> Any:
@@ -204,12 +216,98 @@ def annotation(p: Param) -> Text | None:
     """The remark a lookup carries: reconstructed and/or overridden by a house rule."""
     parts_en: list[str] = []
     parts_ru: list[str] = []
-    if p.reconstructed:
-        parts_en.append(f"reconstructed: {p.reconstructed}")
-        parts_ru.append(f"восстановлено: {p.reconstructed}")
+    if p.why is not None:
+        parts_en.append(f"reconstructed: {p.why.en}")
+        parts_ru.append(f"восстановлено: {p.why.ru}")
     if p.overridden is not None:
-        parts_en.append(f"house rule {p.overridden.source}, was {p.overridden.previous!r}")
-        parts_ru.append(f"изменено ({p.overridden.source}), было {p.overridden.previous!r}")
+        was = p.overridden.previous
+        parts_en.append(f"house rule {p.overridden.source}, was {fmt(was)}")
+        parts_ru.append(f"изменено правилами игры ({p.overridden.source}), было {fmt(was, 'ru')}")
     if not parts_en:
         return None
     return Text("; ".join(parts_en), "; ".join(parts_ru))
+
+
+# Words of the rule data that are values, as a reader is told them.
+WORDS: dict[str, Text] = {
+    "trails": Text("along trails only", "только по тропам"),
+    "impassable": Text("impassable", "непроходимо"),
+    "weighted": Text("weighted by each blow's strength", "по доле силы каждого удара"),
+    "weakest": Text("the weakest side's rating", "рейтинг самой слабой стороны"),
+    "strikes": Text("strikes", "удары артиллерии"),
+    "moves": Text("moves", "движение"),
+    "attacks": Text("attacks", "атаки"),
+}
+_GROUPS = {
+    "line": Text("line", "линия"),
+    "first": Text("first line", "первая линия"),
+    "second": Text("second line", "вторая линия"),
+    "arm": Text("artillery", "артиллерия"),
+}
+
+
+def told(p: Param, rules: RuleSet | None = None) -> Value:
+    """A parameter's value as an explanation shows it: numbers and flags as they are; patterns,
+    regiment lists, references to other tables and words of the data in words (a Text)."""
+    v = p.value
+    if isinstance(v, bool | int | float):
+        return v
+    if p.type == "pattern" and isinstance(v, str):
+        return _pattern_text(v)
+    if isinstance(v, list):
+        names = [_regiment(x) for x in v]
+        return Text(", ".join(n.en for n in names), ", ".join(n.ru for n in names))
+    if isinstance(v, str):
+        return _word(v, rules)
+    return str(v)
+
+
+def _regiment(key: object) -> Text:
+    for k in RegimentKind:
+        if k.key == key:
+            return Text(k.en, k.ru)
+    return Text(str(key))
+
+
+def _word(v: str, rules: RuleSet | None) -> Text:
+    if v in WORDS:
+        return WORDS[v]
+    for side in Side:
+        if side.key == v:
+            return side.text
+    entry, _, column = v.partition(".")
+    if rules is not None and column and entry in rules.entries:
+        e = rules.entries[entry]
+        col = e.column_label(column)
+        return Text(
+            f"{rule_label(e.rule)} ({e.title.en}), {col.en}",
+            f"{rule_label(e.rule, 'ru')} ({e.title.ru}), {col.ru}",
+        )
+    words = [WORDS.get(w) for w in v.split()]
+    if len(words) > 1 and all(words):
+        return Text(", ".join(w.en for w in words if w), ", ".join(w.ru for w in words if w))
+    return Text(v)
+
+
+def _pattern_text(v: str) -> Text:
+    """`line=D* S arm=S` as «линия: непосредственно (остальные), поддержкой; артиллерия:
+    поддержкой»: the roles of the regiments nearest the blow first, the one that repeats marked."""
+    groups: list[tuple[Text, list[Text]]] = []
+    for word in v.split():
+        if "=" in word:
+            name, _, word = word.partition("=")
+            groups.append((_GROUPS.get(name, Text(name)), []))
+            if not word:
+                continue
+        if not groups:
+            return Text(v)
+        key = word.rstrip("*")
+        role = Role.from_key(key).text if key in ("D", "S", "-") else Text(key)
+        if word.endswith("*"):
+            role = Text(f"{role.en} (the rest)", f"{role.ru} (остальные)")
+        groups[-1][1].append(role)
+
+    def say(lang: Lang) -> str:
+        return "; ".join(f"{g(lang)}: {', '.join(r(lang) for r in roles)}" for g, roles in groups)
+
+    return Text(say("en"), say("ru"))
