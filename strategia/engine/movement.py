@@ -207,10 +207,10 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
     rule = {"forward": "4.2", "road": "4.1", "withdraw": "4.4"}[mode]
     with explain(title, rule=rule, unit="turn") as ex:
         if u.busy is not None:
-            doing, rest = u.busy.label, (turns(u.busy.left), turns(u.busy.left, "ru"))
+            doing, still = u.busy.label, (turns(u.busy.left), turns(u.busy.left, "ru"))
             why = Text(
-                f"{u.ref} is busy ({doing.en}, {rest[0]} left): it does not move",
-                f"{u.ref} занята ({doing.ru}, осталось {rest[1]}): не перемещается",
+                f"{u.ref} is busy ({doing.en}, {still[0]} left): it does not move",
+                f"{u.ref} занята ({doing.ru}, осталось {still[1]}): не перемещается",
             )
             return _unchanged(state, u, order, ex, [Cut(why, "9.3")])
         if u.left <= 0:
