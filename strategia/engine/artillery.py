@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
-from strategia.core.numbers import num
+from strategia.core.numbers import num, pct
 from strategia.engine.losses import weaken
 from strategia.engine.result import Cut, OrderError, Result, cut
 from strategia.engine.state import Closure, GameState, Interdiction, UnitState
@@ -207,8 +207,9 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
             lost += t.division.strength - (after.division.strength if after is not None else 0.0)
             ex.step(
                 Text(
-                    f"{t.ref} loses {here:.0%}" + (" — destroyed" if after is None else ""),
-                    f"{t.ref} теряет {here:.0%}" + (" — уничтожена" if after is None else ""),
+                    f"{t.ref} loses {pct(here)}" + (" — destroyed" if after is None else ""),
+                    f"{t.ref} теряет {pct(here, 'ru')}"
+                    + (" — уничтожена" if after is None else ""),
                 ),
                 round(here, 6),
                 rule="9.7a",

@@ -16,6 +16,8 @@ import numpy as np
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
+from strategia.core.numbers import num
+from strategia.core.numbers import turns as turns_text
 from strategia.engine.capability import at_work
 from strategia.engine.costs import ReachRequest, radius, reach_many
 from strategia.engine.losses import interdicted
@@ -102,8 +104,10 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
             approach = _to_the_road(state, u, rules)
             if approach is None:
                 problem = Text(
-                    f"no road within {APPROACH_TURNS:g} turns of {u.cell}: a march goes by road",
-                    f"нет дороги ближе {APPROACH_TURNS:g} ходов от {u.cell}: марш идет по дорогам",
+                    f"no road within {turns_text(APPROACH_TURNS)} of {u.cell}: "
+                    "a march goes by road",
+                    f"нет дороги ближе {turns_text(APPROACH_TURNS, 'ru')} от {u.cell}: "
+                    "марш идет по дорогам",
                 )
         route: list[Cell] = []
         if problem is None and approach is not None:
@@ -159,8 +163,8 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
         )
         ex.step(
             Text(
-                f"speed on the march: (1 + {bonus:g}/{per:g}) × {v:g}",
-                f"скорость на марше: (1 + {bonus:g}/{per:g}) × {v:g}",
+                f"speed on the march: (1 + {num(bonus)}/{num(per)}) × {num(v)}",
+                f"скорость на марше: (1 + {num(bonus, 'ru')}/{num(per, 'ru')}) × {num(v, 'ru')}",
             ),
             round(factor * v, 4),
             unit="km/turn",
@@ -169,8 +173,9 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
         turns = form_up + to_road + total / (factor * v)
         ex.step(
             Text(
-                f"time: {form_up:g} + {to_road:.3g} + {total:.4g} / {factor * v:.4g}",
-                f"время: {form_up:g} + {to_road:.3g} + {total:.4g} / {factor * v:.4g}",
+                f"time: {num(form_up)} + {num(to_road)} + {num(total)} / {num(factor * v)}",
+                f"время: {num(form_up, 'ru')} + {num(to_road, 'ru')} + {num(total, 'ru')} / "
+                f"{num(factor * v, 'ru')}",
             ),
             round(turns, 4),
             unit="turn",

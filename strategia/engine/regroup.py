@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from strategia.core.i18n import Text
+from strategia.core.numbers import divisions, num, turns
 from strategia.engine.cards import (
     EPS,
     WHAT,
@@ -75,7 +76,9 @@ def regroup(state: GameState, order: FormCorps | Merge, rules: RuleSet) -> Done:
             rules.value("regrouping", "divisions_to_corps" if forming else "merge_weakened")
         )
         new, rest = begin(units, cost, plans, "4.10", rules)
-        outcome = Text(f"{names}: {en}, {rest:g} more turn(s)", f"{names}: {ru}, еще {rest:g}")
+        outcome = Text(
+            f"{names}: {en}, {turns(rest)} more", f"{names}: {ru}, еще {turns(rest, 'ru')}"
+        )
         return started(state.with_units(new), order, ex, cost, outcome)
 
 
@@ -86,8 +89,8 @@ def _strength(units: Sequence[UnitState], rules: RuleSet) -> Why:
     total = round(sum(u.division.strength for u in units), 9)
     lo, hi = (float(rules.value("regrouping", k)) for k in ("merge_min", "merge_max"))
     record(Text("together", "вместе"), total, unit="div", rule="4.10")
-    en = f"together {total:.3g} divisions: a merge needs {lo:g} to {hi:g}"
-    ru = f"вместе {total:.3g} дивизии: для слияния нужно от {lo:g} до {hi:g}"
+    en = f"together {num(total)} divisions: a merge needs {num(lo)} to {num(hi)}"
+    ru = f"вместе {divisions(total, 'ru')}: для слияния нужно от {num(lo, 'ru')} до {num(hi, 'ru')}"
     return why_if(not lo - EPS <= total <= hi + EPS, en, ru, "4.10")
 
 
@@ -117,7 +120,9 @@ def transfer_regiment(state: GameState, order: TransferRegiment, rules: RuleSet)
         plan = ("regiment-in", str(g), reg.kind.key, reg.strength, "line" if part else "arm")
         busy = Busy(WHAT, max(cost - giver.left, 0.0), plan=plan)
         waits = replace(receiver, spent=1.0, busy=busy)
-        text = Text(f"{reg.kind.ru} ({reg.strength:g}) leaves {g}", f"{reg.kind.ru} выведен из {g}")
+        text = Text(
+            f"{reg.kind.ru} ({num(reg.strength)}) leaves {g}", f"{reg.kind.ru} выведен из {g}"
+        )
         if not d.regiments:
             text = Text(f"{text.en}; {g} has no regiments left", f"{text.ru}; {g} расформирована")
         record(text, None, kind="note", rule="4.11")

@@ -83,6 +83,21 @@ class Facing(Kind):
     REAR = ("rear", "тыл", "rear")
 
 
+_BLOW_ON = {
+    "front": ("in the front", "во фронт"),
+    "flank45": ("in the flank (45°)", "во фланг (45°)"),
+    "flank90": ("in the flank (90°)", "во фланг (90°)"),
+    "flank135": ("in the flank (135°)", "во фланг (135°)"),
+    "rear": ("in the rear", "в тыл"),
+}
+
+
+def blow_on(facing: str, lang: Lang = "ru") -> str:
+    """Where a blow lands, as a sentence says it: «во фронт», «во фланг (90°)», «в тыл»."""
+    en, ru = _BLOW_ON.get(facing, (facing, facing))
+    return ru if lang == "ru" else en
+
+
 class RegimentsFacing(Kind):
     """Whether the defending regiments have turned to meet the blow (tables 9-1 / 9-2, 10*)."""
 
