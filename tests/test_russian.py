@@ -7,6 +7,7 @@ may not carry English.
 from __future__ import annotations
 
 import contextlib
+import html
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,17 +20,21 @@ from strategia.engine.result import Result
 from strategia.explain.render import explanation_text
 from strategia.game import trial
 from strategia.game.game import Game
+from strategia.game.report import battle_report
+from strategia.game.report_render import html_fragment, markdown
 from strategia.theatre.builder import ScenarioBuilder
 
 ROOT = Path(__file__).parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"
 LATIN = re.compile(r"[A-Za-z]+")
-_TAGS = re.compile(r"<style.*?</style>|<script.*?</script>|<[^>]+>", re.DOTALL)
+_TAGS = re.compile(
+    r"<style.*?</style>|<script.*?</script>|<code>.*?</code>|`[^`]*`|<[^>]+>", re.DOTALL
+)
 
 
 def latin(text: str) -> list[str]:
-    """The Latin-script words of a text (HTML tags and styles left out)."""
-    return LATIN.findall(_TAGS.sub(" ", text))
+    """The Latin-script words of a text (HTML tags, styles and `commands` left out)."""
+    return LATIN.findall(html.unescape(_TAGS.sub(" ", text)))
 
 
 def assert_russian(texts: Iterator[str] | list[str], what: str) -> None:
@@ -48,6 +53,10 @@ def result_texts(r: Result) -> Iterator[str]:
     yield r.outcome("ru")
     yield from explanation_text(r.explanation, "ru")
     yield from (c.reason("ru") for c in r.cuts)
+    if r.battle is not None:
+        rep = battle_report(r.battle, "ru", turn=1, explanation=r.explanation)
+        yield html_fragment(rep)
+        yield markdown(rep)
 
 
 def test_plural_forms_and_numbers() -> None:

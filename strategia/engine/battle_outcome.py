@@ -153,7 +153,7 @@ def losses(
             for i in idx:
                 now[i] = round(now[i] * (1.0 - share), 6)
             who = f"{u.ref}" + (f" ({', '.join(f.member.regiments)})" if f.member.part else "")
-            label = Text(f"{who} loses {pct(share, 'ru')}", f"{who} теряет {pct(share, 'ru')}")
+            label = Text(f"{who} loses {pct(share)}", f"{who} теряет {pct(share, 'ru')}")
             g.step(label, round(share, 6), rule="9.8c")
         changed: list[UnitState] = []
         gone: list[UnitRef] = []

@@ -276,14 +276,14 @@ def _ground(
     if int(ds["settlement"].values[i, j]) > 0:
         options.append(
             Factor(
-                Text("town", "населенный пункт"),
+                Text("in a town", "в населенном пункте"),
                 float(rules.value("battle", "defender_town")),
                 "9.5",
             )
         )
     if bool(ds["fortress"].values[i, j]) and rules.active("battle", "defender_fortress"):
         v = float(rules.value("battle", "defender_fortress"))
-        options.append(Factor(Text("fortress", "крепость"), v, "9.5"))
+        options.append(Factor(Text("in a fortress", "в крепости"), v, "9.5"))
     out = [max(options, key=lambda f: f.value)] if options else []
     crossings = terrain.river_crossings(ds)
     across = [
