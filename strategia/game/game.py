@@ -179,6 +179,13 @@ class Game:
     def intervene(self, text: str, cell: Cell | None = None, turns: int | None = None) -> str:
         """A mediator's input (9.4): a note, or weather closing the road at `cell`."""
         self._playing()
+        if cell is not None and not (
+            1 <= cell.lon <= self.state.width and 1 <= cell.lat <= self.state.height
+        ):
+            w, h = self.state.width, self.state.height
+            raise GameError(
+                f"{cell}: off the map, which is {w} x {h}", ru=f"{cell}: вне карты ({w} × {h})"
+            )
         limit = int(self.rules.value("mediator", "intervention_limit_turns"))
         if self.journal.header.get("limit_interventions") and any(
             t > self.state.turn - limit for t, _ in self.interventions
@@ -193,21 +200,43 @@ class Game:
         self._intervene(text, cell, turns)
         return text
 
+    def undoable(self) -> Entry | None:
+        """The entry `undo` would take back: the last order or intervention of the current move
+        not taken back yet (None if there is none)."""
+        undone = {int(e.data["of"]) for e in self.journal.entries if e.kind == "undo"}
+        for e in reversed(self.journal.entries):
+            if e.kind in ("end-turn", "game"):
+                return None
+            if e.kind in ("order", "intervention") and e.seq not in undone:
+                return e
+        return None
+
     def undo(self) -> None:
-        """Take back the last order of the current move (levels 1-2)."""
+        """Take back the last order or intervention of the current move (levels 1-2), one after
+        another."""
         self._playing()
-        last = next(
-            (e for e in reversed(self.journal.entries) if e.kind in ("order", "end-turn", "undo")),
-            None,
-        )
-        if last is None or last.kind != "order":
+        last = self.undoable()
+        if last is None:
             raise GameError(
-                "nothing to undo in this move: only the move's last order can be taken back",
-                ru="в этом ходе нечего отменять: отменить можно только последний приказ хода",
+                "nothing to undo in this move: only the move's orders and interventions "
+                "can be taken back",
+                ru="в этом ходе нечего отменять: отменить можно только приказы и вмешательства "
+                "этого хода",
             )
         self.journal.append("undo", {"of": last.seq})
         fresh = Game._from_journal(self.journal)
         self.__dict__.update(fresh.__dict__)
+
+    def intervention_list(self) -> list[dict[str, Any]]:
+        """The interventions in force in the journal: seq, turn, text, cell and turns of each."""
+        undone = {int(e.data["of"]) for e in self.journal.entries if e.kind == "undo"}
+        turn, out = 1, []
+        for e in self.journal.entries:
+            if e.kind == "end-turn":
+                turn = int(e.data.get("turn_after", turn))
+            elif e.kind == "intervention" and e.seq not in undone:
+                out.append({"seq": e.seq, "turn": turn, **e.data})
+        return out
 
     def end_game(self) -> None:
         """The war ends: peace talks (1.5); no more orders."""

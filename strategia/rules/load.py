@@ -15,12 +15,14 @@ from strategia.rules.model import VALUE, VOCABS, Entry, Override, Param, RuleSet
 from strategia.rules.schema import TYPES, check_value
 
 _ENTRY_KEYS = {
-    "rule", "level", "title", "shape", "type", "unit", "note", "source", "columns", "rows",
+    "rule", "level", "title", "shape", "type", "unit", "note", "note_ru", "source", "source_ru",
+    "columns", "rows",
     "params", "rows_vocab", "columns_vocab", "row_labels", "column_labels", "row_levels",
     "row_types", "row_units", "min", "max",
 }  # fmt: skip
 _CELL_KEYS = {
-    "value", "reconstructed", "reconstructed_ru", "note", "level", "unit", "label", "rule"
+    "value", "reconstructed", "reconstructed_ru", "note", "note_ru", "level", "unit", "label",
+    "rule",
 }  # fmt: skip
 
 
@@ -134,6 +136,7 @@ def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:
                 reconstructed=meta.get("reconstructed"),
                 reconstructed_ru=meta.get("reconstructed_ru"),
                 note=meta.get("note"),
+                note_ru=meta.get("note_ru"),
             )
     return Entry(
         key=key,
@@ -146,7 +149,9 @@ def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:
         rows=rows,
         unit=str(raw.get("unit", "")),
         note=str(raw.get("note", "")),
+        note_ru=str(raw.get("note_ru", "")),
         source=str(raw.get("source", "")),
+        source_ru=str(raw.get("source_ru", "")),
         rows_vocab=str(raw.get("rows_vocab", "")),
         columns_vocab=str(raw.get("columns_vocab", "")),
         row_labels=_labels(raw.get("row_labels")),

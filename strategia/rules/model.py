@@ -54,6 +54,11 @@ class Param:
     note: str | None = None
     overridden: Override | None = None
     reconstructed_ru: str | None = None  # the reason in Russian
+    note_ru: str | None = None
+
+    def remark(self, lang: Lang = "en") -> str:
+        """The cell's note in `lang` (English where no Russian is given)."""
+        return (self.note_ru or self.note or "") if lang == "ru" else (self.note or "")
 
     @property
     def why(self) -> Text | None:
@@ -111,6 +116,16 @@ class Entry:
     column_labels: dict[str, Text] = field(default_factory=dict)
     minimum: float | None = None
     maximum: float | None = None
+    note_ru: str = ""
+    source_ru: str = ""
+
+    def remark(self, lang: Lang = "en") -> str:
+        """The entry's note in `lang`."""
+        return (self.note_ru or self.note) if lang == "ru" else self.note
+
+    def origin(self, lang: Lang = "en") -> str:
+        """Where the entry's numbers come from, in `lang`."""
+        return (self.source_ru or self.source) if lang == "ru" else self.source
 
     def row_label(self, row: str) -> Text:
         if row in self.row_labels:
