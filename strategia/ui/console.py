@@ -47,6 +47,7 @@ T = {
     "no_clock": Text("no clock", "без часов"),
     "find": Text("Find", "Найти"),
     "legend": Text("Legend", "Условные знаки"),
+    "whole": Text("Whole map", "Вся карта"),
     "cut": Text(
         "cut by the rules (9.3), for the mediator", "сокращено по правилам (9.3), для посредника"
     ),
@@ -125,13 +126,13 @@ class Console:
         self.destroyed: dict[str, tuple[int, int, int]] = {}  # unit -> where, and on which turn
         self._where: dict[str, tuple[int, int]] = {}
         self.reach_costs: dict[tuple[int, int], float] = {}
-        self.status = w.HTML(layout=w.Layout(width="100%"))
+        self.status = w.HTML(layout=w.Layout(flex="1 1 auto"))
         self.busy = w.HTML(layout=w.Layout(width="110px"))
         self.message = w.HTML(layout=w.Layout(min_height="18px"))
         self.view_choice = w.ToggleButtons(
-            options=self._viewers(), value="mediator", description=T["view"](self.lang)
+            options=self._viewers(), value="mediator", tooltips=[T["view"](self.lang)] * 5
         )
-        self.view_choice.style.button_width = "88px"
+        self.view_choice.style.button_width = "84px"
         self.end_button = w.Button(description=self._end_label(), button_style="warning")
         self.undo_button = w.Button(
             description=T["undo"](self.lang), layout=w.Layout(width="230px")
@@ -150,20 +151,28 @@ class Console:
         self.mapview.on_hover = self.hover
         self.panels = Panels(self, self.go_to)
         legend = w.HTML(
-            f"<details><summary style='font-size:12px'>{T['legend'](self.lang)}</summary>"
+            "<details style='max-width:720px'><summary style='font-size:12px;cursor:pointer'>"
+            f"{T['legend'](self.lang)}</summary>"
             f"{layers.legend_html(self.lang)}<div style='font-size:11px'>"
             f"{marks.legend_marks(self.lang)}</div></details>"
         )
+        self.whole = w.Button(
+            description=T["whole"](self.lang), layout=w.Layout(width="100px"), icon="expand"
+        )
+        self.whole.on_click(lambda _: self.mapview.fit())
         tools = w.HBox(
             [self.view_choice, self.end_button, self.undo_button, self.find_box,
-             self.find_button, self.busy],
+             self.find_button, self.whole],
             layout=w.Layout(flex_flow="row nowrap", align_items="center", overflow="hidden"),
         )  # fmt: skip
+        self.message.layout = w.Layout(flex="0 1 auto", max_width="45%", overflow="hidden")
+        head = w.HBox(
+            [self.status, self.message, self.busy, legend],
+            layout=w.Layout(flex_flow="row nowrap", align_items="flex-start", width="100%"),
+        )
         self.widget.children = [
-            self.status,
+            head,
             tools,
-            self.message,
-            legend,
             w.HBox(
                 [
                     w.Box([self.mapview.map], layout=w.Layout(width="58%", min_width="0")),

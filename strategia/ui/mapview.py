@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,14 +25,15 @@ from strategia.ui import layers, marks
 Click = Callable[[float, float, dict[str, Any] | None], None]
 Hover = Callable[[float, float, dict[str, Any] | None], None]
 
-MAP_HEIGHT = "calc(100vh - 190px)"  # the map takes the window's height below the console's head
+MAP_HEIGHT = "calc(100vh - 185px)"  # the window's height below the console's head
+GRACE = 1.5  # seconds the map takes to settle after the console moved it
 LABEL_CSS = (
     "<style>.sg-map .leaflet-div-icon{background:none;border:none;pointer-events:none}"
     ".sg-label{font:bold 11px sans-serif;color:#111;text-align:center;"
     "text-shadow:0 0 2px #fff,0 0 2px #fff,0 0 3px #fff;white-space:nowrap}"
     ".sg-name{font:11px sans-serif;color:#222;white-space:nowrap;text-align:center;"
     "text-shadow:0 0 2px #fff,0 0 2px #fff}.sg-readout{font:12px sans-serif;background:#fffd;"
-    "padding:2px 6px;border-radius:3px;min-width:220px}</style>"
+    "padding:2px 6px;border-radius:3px;max-width:360px}</style>"
 )
 
 
@@ -96,18 +98,19 @@ class MapView:
         for layer in (self.terrain, self.borders, self.rivers, self.routes, self.places,
                       self.names, self.reach, self.fights, self.units, self.labels):  # fmt: skip
             self.map.add(layer)
-        self.readout = w.HTML(LABEL_CSS + "<div class='sg-readout'>&nbsp;</div>")
-        self.map.add(L.WidgetControl(widget=self.readout, position="bottomleft"))
+        self.readout = w.HTML(LABEL_CSS)
         self.map.add(L.LayersControl(position="topright"))
+        self.map.add(L.WidgetControl(widget=self.readout, position="topright", transparent_bg=True))
         self.units.on_click(self._feature_click)
         self.units.on_hover(self._feature_hover)
         self.fights.on_hover(self._feature_hover)
         self.map.on_interaction(self._interaction)
-        self.map.observe(self._moved, names=["bounds", "pixel_bounds"])
+        self.map.observe(self._moved, names=["bounds"])
         self.units_built = 0
         self.fitted = True  # the view is the fit one: refit when the box changes size
         self._box: tuple[float, float] | None = None
         self._view: tuple[float, float, float] | None = None
+        self._fit_at = 0.0  # when the console last set the view (its own moves settle in)
         self.labels_drawn = 0
 
     @staticmethod
@@ -117,13 +120,15 @@ class MapView:
         return math.floor(math.log2(max(scale, 1e-6)) * 4) / 4
 
     def box(self) -> tuple[float, float] | None:
-        """The map's box in pixels, as the browser last reported it."""
-        pb = self.map.pixel_bounds
-        if not pb or len(pb) != 2:
+        """The map's box in pixels, from the bounds the browser last reported (in Simple CRS a
+        map unit is 2**zoom pixels)."""
+        b = self.map.bounds
+        if not b or len(b) != 2:
             return None
-        (x0, y0), (x1, y1) = pb
-        width, height = abs(x1 - x0), abs(y1 - y0)
-        return (width, height) if width > 0 and height > 0 else None
+        (south, west), (north, east) = b
+        scale = 2.0 ** float(self.map.zoom)
+        width, height = round((east - west) * scale), round((north - south) * scale)
+        return (float(width), float(height)) if width > 0 and height > 0 else None
 
     def fit(self) -> None:
         """Show the whole theatre as large as the box allows."""
@@ -133,16 +138,18 @@ class MapView:
         center = ((h_ + 1) / 2, (w_ + 1) / 2)
         self._view = (zoom, *center)
         self.fitted = True
+        self._fit_at = time.monotonic()
         self.map.center = center
         self.map.zoom = zoom
 
     def _moved(self, _: Any = None) -> None:
         box = self.box()
         zoom, (lat, lng) = float(self.map.zoom), tuple(self.map.center)
+        near = 4.0 / 2.0**zoom  # a few pixels: the browser rounds the centre to a pixel
         ours = self._view is not None and (
             abs(self._view[0] - zoom) < 1e-6
-            and abs(self._view[1] - lat) < 1e-3
-            and abs(self._view[2] - lng) < 1e-3
+            and abs(self._view[1] - lat) < near
+            and abs(self._view[2] - lng) < near
         )
         resized = box is not None and (
             self._box is None or abs(box[0] - self._box[0]) > 2 or abs(box[1] - self._box[1]) > 2
@@ -151,7 +158,7 @@ class MapView:
             self._box = box
         if resized and (self.fitted or self._view is None):
             self.fit()
-        elif not ours and not resized and self._view is not None:
+        elif not ours and not resized and time.monotonic() - self._fit_at > GRACE:
             self.fitted = False  # the viewer zoomed or panned: leave the view to them
         self.draw_labels()
 
@@ -173,7 +180,7 @@ class MapView:
         ]
 
     def show_readout(self, html: str) -> None:
-        self.readout.value = LABEL_CSS + f"<div class='sg-readout'>{html or '&nbsp;'}</div>"
+        self.readout.value = LABEL_CSS + (f"<div class='sg-readout'>{html}</div>" if html else "")
 
     def _feature_click(self, feature: dict[str, Any] | None = None, **_: Any) -> None:
         if feature is None:
@@ -225,9 +232,10 @@ class MapView:
     def go_to(self, x: float, y: float, zoom: float | None = None) -> None:
         """Centre the map on a cell (closer in if `zoom` is given)."""
         self.fitted = False
-        self._view = None
-        if zoom is not None and zoom > self.map.zoom:
-            self.map.zoom = zoom
+        self._fit_at = time.monotonic()
+        zoom = zoom if zoom is not None and zoom > self.map.zoom else float(self.map.zoom)
+        self._view = (zoom, y, x)
+        self.map.zoom = zoom
         self.map.center = (y, x)
 
 

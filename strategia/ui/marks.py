@@ -183,12 +183,14 @@ def edge_labels(
     out = []
     x_lo, x_hi = max(1, math.ceil(west + 0.5)), min(w, math.floor(east - 0.5))
     y_lo, y_hi = max(1, math.ceil(south + 0.5)), min(h, math.floor(north - 0.5))
+    bottom = max(south, 0.5) + inset  # the theatre's edge where it is in view, else the view's
+    left = max(west, 0.5) + inset * 1.6
     for x in range(x_lo, x_hi + 1):
-        if x % step == 0 or (step == 1):
-            out.append((float(x), south + inset, str(x)))
+        if x % step == 0 or x == 1:
+            out.append((float(x), bottom, str(x)))
     for y in range(y_lo, y_hi + 1):
-        if y % step == 0 or (step == 1):
-            out.append((west + inset * 1.6, float(y), str(y)))
+        if y % step == 0 or y == 1:
+            out.append((left, float(y), str(y)))
     return out
 
 
