@@ -202,3 +202,29 @@ def fights(
             continue
         out.append((t, r))
     return out
+
+
+def fight_cell(r: Result) -> tuple[int, int] | None:
+    """The cell a battle or strike was for."""
+    if r.battle is not None:
+        lon, lat = r.battle.target.split(",")
+        return int(lon), int(lat)
+    words = r.order.replace(":", " ").split()
+    for w_ in reversed(words):
+        if "," in w_ and all(p.isdigit() for p in w_.split(",")):
+            lon, lat = w_.split(",")
+            return int(lon), int(lat)
+    return None
+
+
+def destroyed(results: list[tuple[int, int, str, Result]], turn: int) -> set[str]:
+    """The units destroyed in the battles and strikes of `turn`."""
+    out: set[str] = set()
+    for _t, r in fights(results, turn):
+        if r.battle is not None:
+            out |= {u.unit for u in r.battle.units if u.destroyed}
+        else:
+            for s in r.explanation.walk():
+                if "destroyed" in s.label.en:
+                    out.add(s.label.en.split(" loses")[0].split(" destroyed")[0])
+    return out

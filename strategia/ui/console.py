@@ -8,7 +8,6 @@ another game rebuilds the console in place; a page reloaded resumes the game it 
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,6 +31,7 @@ from strategia.ui import hover, layers, marks
 from strategia.ui.mapview import MapView
 from strategia.ui.order_form import error_html, submit_on_enter
 from strategia.ui.panels import Panels
+from strategia.ui.sessions import open_game, pointer
 
 T = {
     "turn": Text("Turn", "Ход"),
@@ -58,7 +58,6 @@ PHASES = {
     "combat": Text("war", "война"),
     "peace": Text("peace talks", "мирные переговоры"),
 }
-POINTER = ".current"  # in the games folder: the game the console plays, per scenario
 
 
 def _e(text: object) -> str:
@@ -99,7 +98,7 @@ class Console:
         reloaded goes on with the war), unless that game is over."""
         path, folder = Path(path), Path(games)
         if path.suffix == ".toml":
-            last = _pointer(folder, path)
+            last = pointer(folder, path)
             if last is not None:
                 try:
                     g = Game.open(last)
@@ -108,6 +107,11 @@ class Console:
                 if g is not None and g.phase != "peace" and (level in (None, g.level)):
                     return cls(g, lang, games)
         return cls.open(path, lang, level, games)
+
+    def set_lang(self, lang: str) -> None:
+        """Speak another language: the console is rebuilt on the same game."""
+        self.lang = check_lang(lang)
+        self._build(self.game)
 
     def reopen(self, path: Path, level: int | None = None) -> None:
         """Replace this console's game by another game or a new game of a scenario: the whole
@@ -147,7 +151,7 @@ class Console:
         self.undo_button.on_click(lambda _: self.undo())
         self.find_button.on_click(lambda _: self.find(self.find_box.value))
         submit_on_enter(self.find_box, lambda: self.find(self.find_box.value))
-        self.mapview = MapView(game.state.theatre, game.level, self.click)
+        self.mapview = MapView(game.state.theatre, game.level, self.click, self.lang)
         self.mapview.on_hover = self.hover
         self.panels = Panels(self, self.go_to)
         legend = w.HTML(
@@ -166,8 +170,12 @@ class Console:
             layout=w.Layout(flex_flow="row nowrap", align_items="center", overflow="hidden"),
         )  # fmt: skip
         self.message.layout = w.Layout(flex="0 1 auto", max_width="45%", overflow="hidden")
+        self.lang_choice = w.ToggleButtons(options=[("рус", "ru"), ("eng", "en")], value=self.lang)
+        self.lang_choice.style.button_width = "44px"
+        self.lang_choice.add_class("sg-lang")
+        self.lang_choice.observe(lambda ch: self.set_lang(str(ch["new"])), names="value")
         head = w.HBox(
-            [self.status, self.message, self.busy, legend],
+            [self.status, self.message, self.busy, legend, self.lang_choice],
             layout=w.Layout(flex_flow="row nowrap", align_items="flex-start", width="100%"),
         )
         self.widget.children = [
@@ -267,7 +275,7 @@ class Console:
         turn = self.shown.turn
         out: list[tuple[str, int, int, str]] = []
         for _t, r in rr.fights(self.game.results, turn):
-            cell = _target(r)
+            cell = rr.fight_cell(r)
             if cell is not None:
                 kind = "battle" if r.battle is not None else "strike"
                 out.append((kind, cell[0], cell[1], r.outcome(self.lang)))
@@ -279,7 +287,7 @@ class Console:
         now = {str(u.ref): (u.cell.lon, u.cell.lat) for u in self.game.state.units.values()}
         if self.history is None:
             gone = set(self._where) - set(now)
-            lost = _destroyed_in(self.game.results, self.game.state.turn)
+            lost = rr.destroyed(self.game.results, self.game.state.turn)
             for u in gone & lost:
                 x, y = self._where[u]
                 self.destroyed[u] = (x, y, self.game.state.turn)
@@ -444,56 +452,6 @@ class Console:
 
             out += explanation_html(result.explanation, self.lang)
         return out
-
-
-def open_game(path: Path, level: int | None, games: Path) -> Game:
-    """A saved game, or a new game of a scenario in the games folder (remembered as the one the
-    console plays of that scenario)."""
-    if path.suffix == ".toml":
-        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
-        g = Game.new(path, games / f"{path.stem}-{stamp}.game", level=level)
-        _remember(games, path, g.journal.path)
-        return g
-    return Game.open(path)
-
-
-def _pointer(games: Path, scenario: Path) -> Path | None:
-    p = games / POINTER / f"{scenario.stem}.txt"
-    if not p.is_file():
-        return None
-    last = Path(p.read_text(encoding="utf-8").strip())
-    return last if last.is_file() else None
-
-
-def _remember(games: Path, scenario: Path, game: Path) -> None:
-    folder = games / POINTER
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{scenario.stem}.txt").write_text(str(game.resolve()), encoding="utf-8")
-
-
-def _target(r: Result) -> tuple[int, int] | None:
-    if r.battle is not None:
-        lon, lat = r.battle.target.split(",")
-        return int(lon), int(lat)
-    words = r.order.replace(":", " ").split()
-    for w_ in reversed(words):
-        if "," in w_ and all(p.isdigit() for p in w_.split(",")):
-            lon, lat = w_.split(",")
-            return int(lon), int(lat)
-    return None
-
-
-def _destroyed_in(results: list[tuple[int, int, str, Result]], turn: int) -> set[str]:
-    """The units destroyed in the battles and strikes of `turn`."""
-    out: set[str] = set()
-    for _t, r in rr.fights(results, turn):
-        if r.battle is not None:
-            out |= {u.unit for u in r.battle.units if u.destroyed}
-        else:
-            for s in r.explanation.walk():
-                if "destroyed" in s.label.en:
-                    out.add(s.label.en.split(" loses")[0].split(" destroyed")[0])
-    return out
 
 
 __all__ = ["Console", "open_game"]

@@ -19,6 +19,7 @@ import ipyleaflet as L
 import ipywidgets as w
 import xarray as xr
 
+from strategia.core.i18n import Lang, Text
 from strategia.theatre import terrain
 from strategia.ui import layers, marks
 
@@ -27,6 +28,18 @@ Hover = Callable[[float, float, dict[str, Any] | None], None]
 
 MAP_HEIGHT = "calc(100vh - 185px)"  # the window's height below the console's head
 GRACE = 1.5  # seconds the map takes to settle after the console moved it
+LAYER_NAMES = {
+    "terrain": Text("terrain", "рельеф"),
+    "borders": Text("borders", "границы"),
+    "rivers": Text("rivers", "реки"),
+    "routes": Text("roads and railways", "дороги"),
+    "places": Text("places", "города"),
+    "names": Text("names", "названия"),
+    "reach": Text("reach", "досягаемость"),
+    "fights": Text("fights", "бои"),
+    "units": Text("units", "войска"),
+    "grid": Text("grid numbers", "номера клеток"),
+}
 LABEL_CSS = (
     "<style>.sg-map .leaflet-div-icon{background:none;border:none;pointer-events:none}"
     ".sg-label{font:bold 11px sans-serif;color:#111;text-align:center;"
@@ -52,7 +65,7 @@ class MapView:
     """The map widget with its layers: terrain, borders, rivers, routes, places and their names,
     grid numbers, reach, fights, units (one GeoJSON layer for all counters) and a readout."""
 
-    def __init__(self, ds: xr.Dataset, level: int, on_click: Click) -> None:
+    def __init__(self, ds: xr.Dataset, level: int, on_click: Click, lang: Lang = "ru") -> None:
         self.ds = ds
         self.level = level
         self.on_click = on_click
@@ -75,26 +88,38 @@ class MapView:
         )
         self.map.add_class("sg-map")
         url, bounds = layers.terrain_image(ds, level)
-        self.terrain = L.ImageOverlay(url=url, bounds=bounds, name="terrain")
+        self.terrain = L.ImageOverlay(url=url, bounds=bounds, name=LAYER_NAMES["terrain"](lang))
         self.borders = L.GeoJSON(
             data=layers.borders_geojson(ds),
             style={"color": "#6a1b9a", "weight": 2, "dashArray": "8 4"},
-            name="borders",
+            name=LAYER_NAMES["borders"](lang),
         )
         self.rivers = L.GeoJSON(
-            data=layers.rivers_geojson(ds), style={"color": "#1e88e5", "weight": 3}, name="rivers"
+            data=layers.rivers_geojson(ds),
+            style={"color": "#1e88e5", "weight": 3},
+            name=LAYER_NAMES["rivers"](lang),
         )
         self.routes = L.GeoJSON(
-            data=layers.routes_geojson(ds, level), style_callback=_style, name="routes"
+            data=layers.routes_geojson(ds, level),
+            style_callback=_style,
+            name=LAYER_NAMES["routes"](lang),
         )
         self.places = L.GeoJSON(
-            data=marks.places_geojson(ds, level), style_callback=_style, name="places"
+            data=marks.places_geojson(ds, level),
+            style_callback=_style,
+            name=LAYER_NAMES["places"](lang),
         )
-        self.names = L.LayerGroup(layers=self._names(), name="names")
-        self.reach = L.GeoJSON(data=marks.collection([]), style_callback=_style, name="reach")
-        self.fights = L.GeoJSON(data=marks.collection([]), style_callback=_style, name="fights")
-        self.units = L.GeoJSON(data=marks.collection([]), style_callback=_style, name="units")
-        self.labels = L.LayerGroup(layers=[], name="grid")
+        self.names = L.LayerGroup(layers=self._names(), name=LAYER_NAMES["names"](lang))
+        self.reach = L.GeoJSON(
+            data=marks.collection([]), style_callback=_style, name=LAYER_NAMES["reach"](lang)
+        )
+        self.fights = L.GeoJSON(
+            data=marks.collection([]), style_callback=_style, name=LAYER_NAMES["fights"](lang)
+        )
+        self.units = L.GeoJSON(
+            data=marks.collection([]), style_callback=_style, name=LAYER_NAMES["units"](lang)
+        )
+        self.labels = L.LayerGroup(layers=[], name=LAYER_NAMES["grid"](lang))
         for layer in (self.terrain, self.borders, self.rivers, self.routes, self.places,
                       self.names, self.reach, self.fights, self.units, self.labels):  # fmt: skip
             self.map.add(layer)
