@@ -48,7 +48,7 @@ def test_the_example_battle_reads_as_the_mediator_says_it(tmp_path: Path) -> Non
     assert rows["13 с.д."][2] == "1,0 — фронт, табл. 9-1"
     assert rows["13 с.д."][3] == "× 1,2 в холмах (9.8б)"
     assert rows["13 с.д."][6] == "0,83 дивизии (83\u00a0%)"
-    assert rows["101 т.д."][7] == "т.п. 0,70 · мот.п. 0,70 · т.п. 0,70 · ап(мот.) 0,70"
+    assert rows["101 т.д."][7] == "2 т.п., мот.п., ап(мот.): 0,70"
     steps = " ".join(rep.steps)
     assert "т.п. 0,65 + мот.п. 0,4 + т.п. 0,65 + ап(мот.) 0,3 = 2,0" in steps
     assert "в холмах (9.8б): 1,0 × 1,2 = 1,2" in steps

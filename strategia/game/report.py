@@ -307,6 +307,16 @@ def _pursuit_line(p: object, lang: Lang) -> str:
 
 
 def _regiments(strengths: tuple[tuple[str, float], ...], lang: Lang) -> str:
+    """A division's regiments and their strengths: «3 с.п., ап: 0,85» when all are at one
+    strength, else each: «т.п. 0,70 · мот.п. 1,00»."""
+    if not strengths:
+        return "—"
+    if len({round(v, 2) for _, v in strengths}) == 1:
+        counts: dict[str, int] = {}
+        for k, _ in strengths:
+            counts[k] = counts.get(k, 0) + 1
+        kinds = ", ".join(f"{n} {k}" if n > 1 else k for k, n in counts.items())
+        return f"{kinds}: {fixed(strengths[0][1], lang)}"
     return " · ".join(f"{k} {fixed(v, lang)}" for k, v in strengths)
 
 
@@ -343,9 +353,11 @@ def _row(u: Fighting, rec: BattleRecord, f: Facts, lang: Lang) -> tuple[str, ...
         )
     elif lost > 1e-9 and u.strength_before > 0:
         losses = f"{divisions(lost, lang)} ({pct(lost / u.strength_before, lang)})"
+    echelons = len({x.echelon for x in rec.units if x.role == u.role}) > 1
+    where = f", {w('echelon', lang, n=u.echelon)}" if echelons else ""
     return (
         name,
-        f"{side_name(side, lang, capital=True)}, {role}, {w('echelon', lang, n=u.echelon)}",
+        f"{side_name(side, lang, capital=True)} ({role}{where})",
         _rating_cell(u, f, lang),
         factors or "—",
         _n(u.effective, lang),

@@ -30,7 +30,8 @@ text-align:left}
 .sr-report .rec{color:#7a4a00;font-size:11px}
 .sr-report .rec ul{margin:2px 0 2px 16px;padding:0}
 .sr-report details{margin-top:4px}
-@media print{.sr-report details{display:none}.sr-report{font-size:11pt}
+@media print{.sr-report details.tree{display:none}.sr-report details.rec>ul{display:block}
+.sr-report{font-size:11pt}
 .sr-battle{page-break-inside:avoid}}
 """
 
@@ -65,10 +66,13 @@ def html_fragment(rep: BattleReport, tree: bool = True) -> str:
     if rep.reconstructed:
         rec = "".join(f"<li>{_e(r)}</li>" for r in rep.reconstructed)
         tail = _code(w("rec_tail", lang))
-        lines.append(f"<div class='rec'>[{_e(w('rec', lang))}] {tail}:<ul>{rec}</ul></div>")
+        lines.append(
+            f"<details class='rec'><summary>[{_e(w('rec', lang))}: {len(rep.reconstructed)}] "
+            f"{tail}</summary><ul>{rec}</ul></details>"
+        )
     if tree and rep.tree is not None:
         lines.append(
-            f"<details><summary>{_e(w('tree', lang))}</summary>"
+            f"<details class='tree'><summary>{_e(w('tree', lang))}</summary>"
             f"{explanation_html(rep.tree, lang, open_depth=1)}</details>"
         )
     return f"<div class='sr-battle'>{''.join(lines)}</div>"

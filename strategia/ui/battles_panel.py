@@ -69,8 +69,8 @@ class BattlesPanel:
         self.items = rr.fights(self.c.game.results)
         turns = sorted({t for t, _ in self.items}, reverse=True)
         every = Text("every turn", "все ходы")(self.c.lang)
-        options: list[tuple[str, int | None]] = [(every, None), *((str(t), t) for t in turns)]
-        chosen = self.turn.value if self.turn.value in turns else None
+        options: list[tuple[str, int]] = [(every, 0), *((str(t), t) for t in turns)]
+        chosen = self.turn.value if self.turn.value in turns else 0
         self.turn.options = options
         self.turn.value = chosen
         self._fill()
@@ -81,7 +81,7 @@ class BattlesPanel:
         shown = [
             (n, t, r)
             for n, (t, r) in enumerate(self.items)
-            if self.turn.value is None or t == self.turn.value
+            if not self.turn.value or t == self.turn.value
         ]
         self.list.options = [(item_label(t, r, lang), n) for n, t, r in reversed(shown)]
         if chosen in [n for n, _, _ in shown]:
@@ -115,15 +115,15 @@ class BattlesPanel:
         if n is not None and 0 <= n < len(self.items):
             t, r = self.items[n]
             target = r.battle.target.replace(",", "-") if r.battle else f"{n}"
-            title = Text(f"Battle, turn {t}", f"Бой, ход {t}")(lang)
+            title = f"{r.explanation.label(lang)}, {Text('turn', 'ход')(lang)} {t}"
             links.append(
                 download_link(
                     f"{name}-turn{t}-{target}.html",
                     rr.page(title, [(t, r)], lang),
-                    Text("⤓ this report (HTML, to print)", "⤓ это донесение (HTML, печать)")(lang),
+                    Text("⤓ this report, to print", "⤓ это донесение — для печати")(lang),
                 )
             )
-        turn = self.turn.value
+        turn = self.turn.value or None
         if turn is None and n is not None and 0 <= n < len(self.items):
             turn = self.items[n][0]
         if turn is not None:
@@ -133,14 +133,14 @@ class BattlesPanel:
                 download_link(
                     f"{name}-turn{turn}.html",
                     rr.page(title, items, lang),
-                    Text(f"⤓ turn {turn} (HTML)", f"⤓ ход {turn} (HTML)")(lang),
+                    Text(f"⤓ turn {turn}, to print", f"⤓ ход {turn} — для печати")(lang),
                 )
             )
             links.append(
                 download_link(
                     f"{name}-turn{turn}.md",
                     rr.turn_markdown(title, items, lang),
-                    Text(f"⤓ turn {turn} (Markdown)", f"⤓ ход {turn} (Markdown)")(lang),
+                    Text(f"⤓ turn {turn}, as text (Markdown)", f"⤓ ход {turn} — текстом")(lang),
                     "text/markdown",
                 )
             )

@@ -71,6 +71,7 @@ class Console:
         self.lang: Lang = check_lang(lang)
         self.games = Path(games)
         self.widget = w.VBox(layout=w.Layout(width="100%"))
+        self.widget.add_class("sg-console")
         self._build(game)
 
     # --- opening games ----------------------------------------------------------------------

@@ -1,9 +1,9 @@
 """The theatre map: ipyleaflet in Simple CRS with no web tiles, every layer built from `layers`
 and `marks`.
 
-The map fits the theatre to its box on load and whenever the box changes size (until the viewer
-zooms or pans it); cell numbers follow the visible edges at every zoom; a readout in its corner
-tells the cell under the cursor and what is hovered. It only draws what it is given and reports
+The map fits the theatre to its box on load and whenever the box changes size; cell numbers
+follow the visible edges at every zoom; a readout in its corner tells the cell under the cursor
+and what is hovered. It only draws what it is given and reports
 clicks, hovers and the cursor; the console decides what they mean.
 """
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import math
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +26,6 @@ Click = Callable[[float, float, dict[str, Any] | None], None]
 Hover = Callable[[float, float, dict[str, Any] | None], None]
 
 MAP_HEIGHT = "calc(100vh - 185px)"  # the window's height below the console's head
-GRACE = 1.5  # seconds the map takes to settle after the console moved it
 LAYER_NAMES = {
     "terrain": Text("terrain", "рельеф"),
     "borders": Text("borders", "границы"),
@@ -132,10 +130,7 @@ class MapView:
         self.map.on_interaction(self._interaction)
         self.map.observe(self._moved, names=["bounds"])
         self.units_built = 0
-        self.fitted = True  # the view is the fit one: refit when the box changes size
         self._box: tuple[float, float] | None = None
-        self._view: tuple[float, float, float] | None = None
-        self._fit_at = 0.0  # when the console last set the view (its own moves settle in)
         self.labels_drawn = 0
 
     @staticmethod
@@ -161,30 +156,20 @@ class MapView:
         box = self.box() or (880.0, 600.0)
         zoom = self.fit_zoom(w_, h_, box)
         center = ((h_ + 1) / 2, (w_ + 1) / 2)
-        self._view = (zoom, *center)
-        self.fitted = True
-        self._fit_at = time.monotonic()
         self.map.center = center
         self.map.zoom = zoom
 
     def _moved(self, _: Any = None) -> None:
+        """After every move of the view: a box of another size (the window resized, the panel
+        shown) is fitted again; the edge numbers follow the view."""
         box = self.box()
-        zoom, (lat, lng) = float(self.map.zoom), tuple(self.map.center)
-        near = 4.0 / 2.0**zoom  # a few pixels: the browser rounds the centre to a pixel
-        ours = self._view is not None and (
-            abs(self._view[0] - zoom) < 1e-6
-            and abs(self._view[1] - lat) < near
-            and abs(self._view[2] - lng) < near
-        )
         resized = box is not None and (
             self._box is None or abs(box[0] - self._box[0]) > 2 or abs(box[1] - self._box[1]) > 2
         )
         if box is not None:
             self._box = box
-        if resized and (self.fitted or self._view is None):
+        if resized:
             self.fit()
-        elif not ours and not resized and time.monotonic() - self._fit_at > GRACE:
-            self.fitted = False  # the viewer zoomed or panned: leave the view to them
         self.draw_labels()
 
     def draw_labels(self) -> None:
@@ -256,10 +241,7 @@ class MapView:
 
     def go_to(self, x: float, y: float, zoom: float | None = None) -> None:
         """Centre the map on a cell (closer in if `zoom` is given)."""
-        self.fitted = False
-        self._fit_at = time.monotonic()
         zoom = zoom if zoom is not None and zoom > self.map.zoom else float(self.map.zoom)
-        self._view = (zoom, y, x)
         self.map.zoom = zoom
         self.map.center = (y, x)
 

@@ -106,6 +106,7 @@ class OrderForm:
             options=order_menu(lang),
             description=Text("order", "приказ")(lang),
             layout=w.Layout(width="98%"),
+            style={"description_width": "120px"},
         )
         self.fields: dict[str, w.Widget] = {}
         for key, (en, ru, hint) in FIELDS.items():
@@ -124,6 +125,7 @@ class OrderForm:
                 submit_on_enter(widget, self.give_order)
             widget.description = label
             widget.layout = w.Layout(width="98%")
+            widget.style.description_width = "120px"
             widget.observe(lambda _: self._preview(), names="value")
             self.fields[key] = widget
         self.preview = w.HTML()
@@ -135,6 +137,7 @@ class OrderForm:
             description=Text("notation", "запись")(lang),
             placeholder="17 с.д. на 45,25",
             layout=w.Layout(width="98%"),
+            style={"description_width": "120px"},
         )
         self.free_go = w.Button(description=Text("Give", "Отдать")(lang))
         self.free_error = w.HTML()
