@@ -11,6 +11,7 @@ from typing import Any
 
 import ipywidgets as w
 import pytest
+from test_russian import assert_russian
 
 from strategia.core.geometry import Cell
 from strategia.game.game import Game
@@ -19,7 +20,6 @@ from strategia.notation.refs import UnitRef
 from strategia.ui import marks
 from strategia.ui.console import Console
 from strategia.ui.order_form import order_menu
-from tests.test_russian import assert_russian
 
 ROOT = Path(__file__).parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"
