@@ -37,7 +37,7 @@ def fmt(value: Value | list[object], lang: Lang = "en") -> str:
     if isinstance(value, bool):
         return ("да" if value else "нет") if lang == "ru" else ("yes" if value else "no")
     if isinstance(value, int | float):
-        return num(value, lang, digits=4, decimals=4)
+        return num(value, lang, digits=3, decimals=3)
     if isinstance(value, Text):
         return value(lang)
     if isinstance(value, list | tuple):
@@ -51,7 +51,7 @@ def value_text(step: Step, lang: Lang = "en") -> str:
     """A step's value with its unit, in the reader's language: 0,5 хода; × 1,7; 20 км."""
     v = step.value
     if isinstance(v, int | float) and not isinstance(v, bool) and step.unit:
-        return quantity(v, step.unit, lang, digits=4)
+        return quantity(v, step.unit, lang, digits=3)
     return fmt(v, lang)
 
 
