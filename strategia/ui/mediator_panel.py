@@ -157,7 +157,9 @@ class MediatorPanel:
 
     def do_open(self) -> None:
         with self.c.working(self.open_error):
-            path = Path(self.open_path.value.strip())
+            given = Path(self.open_path.value.strip())
+            # from where the console runs, or from the project (the notebook runs in notebooks/)
+            path = next((p for p in (given, Path.cwd().parent / given) if p.is_file()), given)
             if not path.is_file():
                 raise StrategiaError(
                     f"{path}: no such file (a scenario .toml or a .game)",
