@@ -189,7 +189,7 @@ def edge_labels(
         if x % step == 0 or x == 1:
             out.append((float(x), bottom, str(x)))
     for y in range(y_lo, y_hi + 1):
-        if y % step == 0 or y == 1:
+        if y % step == 0:
             out.append((left, float(y), str(y)))
     return out
 

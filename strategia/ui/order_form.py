@@ -85,7 +85,8 @@ def _e(text: object) -> str:
 
 
 def error_html(text: str) -> str:
-    return f"<div style='color:#b00;font-size:12px'>⚠ {_e(text)}</div>" if text else ""
+    style = "color:#b00;font-size:12px;line-height:1.35"
+    return f"<div style='{style}'>⚠ {_e(text)}</div>" if text else ""
 
 
 def submit_on_enter(box: w.Text, go: Callable[[], Any]) -> None:
