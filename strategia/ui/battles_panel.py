@@ -99,9 +99,9 @@ class BattlesPanel:
             self.report.value = f"<p><b>{_e(r.outcome(self.c.lang))}</b></p>"
         else:
             self.report.value = rr.report_html(r, self.c.lang, t)
-        if r.battle is not None:
-            lon, lat = (int(v) for v in r.battle.target.split(","))
-            self.go_to(lon, lat)
+        cell = rr.fight_cell(r)
+        if cell is not None:
+            self.go_to(*cell)
         self._files(n)
 
     def _files(self, n: int | None = None) -> None:
