@@ -16,7 +16,8 @@ from strategia.core.i18n import Lang
 from strategia.engine.result import Result
 from strategia.explain.render import STYLE as TREE_STYLE
 from strategia.explain.render import explanation_html, explanation_text
-from strategia.game.report import BattleReport, battle_report, w
+from strategia.game.report import BattleReport, battle_report
+from strategia.game.report_words import w
 
 CSS = """
 .sr-report{font-family:system-ui,sans-serif;font-size:13px;line-height:1.4;max-width:1100px}
