@@ -10,42 +10,177 @@ table 5 (mobilisation): Red 15 с.д., 8 т.д., 4 м.д., 2 сау.д., 1 пт.
 
 from __future__ import annotations
 
+import itertools
+import math
 from pathlib import Path
+
+import numpy as np
 
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.scenario_io import save_scenario
+from strategia.theatre.terrain import Relief
 
 W, H = 64, 44
 
 
+# --- the ground: shapes drawn with the builder (row runs of cells), rivers that wind ---------------
+
+Cells = set[tuple[int, int]]
+
+
+def _noise(seed: int, n: int = 4) -> list[tuple[float, float, float]]:
+    """A few (amplitude, frequency, phase) waves: a shape's edge, the same on every run."""
+    rng = np.random.default_rng(seed)
+    return [(float(rng.uniform(0.1, 0.3) / (k + 1) ** 0.5), k + 2, float(rng.uniform(0, 6.3)))
+            for k in range(n)]  # fmt: skip
+
+
+def blob(cx: float, cy: float, rx: float, ry: float, seed: int) -> Cells:
+    """The cells of an ellipse whose edge wanders (a wood, a swamp, a range of hills)."""
+    waves = _noise(seed)
+    out: Cells = set()
+    for x in range(int(cx - rx * 1.6) - 1, int(cx + rx * 1.6) + 2):
+        for y in range(int(cy - ry * 1.6) - 1, int(cy + ry * 1.6) + 2):
+            dx, dy = (x - cx) / rx, (y - cy) / ry
+            angle = math.atan2(dy, dx)
+            edge = 1 + sum(a * math.sin(f * angle + p) for a, f, p in waves)
+            if math.hypot(dx, dy) <= edge and 1 <= x <= W and 1 <= y <= H:
+                out.add((x, y))
+    return out
+
+
+def ridge(points: list[tuple[float, float]], width: float, seed: int) -> Cells:
+    """A band of cells along a line of points, its width wandering (a mountain range)."""
+    rng = np.random.default_rng(seed)
+    out: Cells = set()
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+        steps = max(1, int(math.hypot(x1 - x0, y1 - y0) * 2))
+        for k in range(steps + 1):
+            t = k / steps
+            x, y = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            w = width * (0.6 + 0.6 * rng.random())
+            for dx in range(-3, 4):
+                for dy in range(-3, 4):
+                    if math.hypot(dx * 0.8, dy) <= w:
+                        cell = (round(x) + dx, round(y) + dy)
+                        if 1 <= cell[0] <= W and 1 <= cell[1] <= H:
+                            out.add(cell)
+    return out
+
+
+def paint(b: ScenarioBuilder, relief: str, cells: Cells) -> ScenarioBuilder:
+    """Paint `cells` with the builder, one call a run of cells along a row."""
+    for y in sorted({y for _, y in cells}):
+        xs = sorted(x for x, yy in cells if yy == y)
+        start = prev = xs[0]
+        for x in [*xs[1:], None]:
+            if x is not None and x == prev + 1:
+                prev = x
+                continue
+            b = b.paint_cells(relief, f"{start},{y} {prev},{y}")
+            if x is not None:
+                start = prev = x
+    return b
+
+
+def meander(corners: list[tuple[float, float]], seed: int, swing: int = 1) -> str:
+    """A river through the grid corners `corners`, winding a cell either side on the way: the
+    corners of a line along the grid that the builder draws."""
+    rng = np.random.default_rng(seed)
+    path = [corners[0]]
+    for (x0, y0), (x1, y1) in itertools.pairwise(corners):
+        along_x = y0 == y1
+        length = abs(x1 - x0) if along_x else abs(y1 - y0)
+        sign = 1 if (x1 - x0 if along_x else y1 - y0) > 0 else -1
+        done, side = 0.0, 0
+        while done < length:
+            run = min(length - done, float(rng.integers(2, 5)))
+            done += run
+            turn = 0 if done >= length else int(rng.integers(-swing, swing + 1))
+            if along_x:
+                x = x0 + sign * done
+                path.append((x, y0 + side))
+                if turn and abs(side + turn) <= swing:
+                    side += turn
+                    path.append((x, y0 + side))
+            else:
+                y = y0 + sign * done
+                path.append((x0 + side, y))
+                if turn and abs(side + turn) <= swing:
+                    side += turn
+                    path.append((x0 + side, y))
+        if side:
+            path.append((x1, y1))
+    clean = [path[0]]
+    for p in path[1:]:
+        if p != clean[-1]:
+            clean.append(p)
+    return " ".join(f"{x:g},{y:g}" for x, y in clean)
+
+
+def coast(b: ScenarioBuilder) -> ScenarioBuilder:
+    """The sea in the south-west with a bay and a ragged shore; a lake in the north-east."""
+    sea: Cells = set()
+    for x in range(1, 27):
+        shore = (
+            4.2
+            + 1.6 * math.sin(x / 2.7)
+            + 0.9 * math.sin(x / 1.3 + 1.0)
+            - 0.16 * max(0, x - 18) ** 1.4
+        )
+        if x <= 9:
+            shore += 3.2 - 0.2 * x  # the bay under Приморск's coast
+        sea |= {(x, y) for y in range(1, round(shore) + 1)}
+    sea |= blob(15.5, 6.0, 2.2, 1.3, 11)
+    b = paint(b, "water", sea)
+    return paint(b, "water", blob(58.5, 41.0, 2.6, 1.8, 12))
+
+
+def ground(b: ScenarioBuilder) -> ScenarioBuilder:
+    """Mountains, hills, forests and swamps, each shape drawn once."""
+    b = paint(b, "hills", blob(37.0, 25.5, 4.6, 4.2, 21) | blob(13.0, 11.0, 3.6, 2.4, 22))
+    b = paint(b, "hills", blob(45.5, 38.0, 3.5, 2.3, 23) | blob(53.0, 17.0, 3.0, 1.8, 24))
+    b = paint(b, "hills", blob(6.0, 34.0, 3.0, 2.2, 25) | blob(40.0, 16.5, 6.0, 1.6, 26))
+    b = paint(b, "hills", blob(56.0, 16.0, 5.0, 1.4, 27) | blob(27.0, 12.5, 4.0, 1.5, 28))
+    b = paint(b, "forest", blob(15.0, 24.5, 4.4, 4.8, 31) | blob(54.0, 33.0, 4.2, 4.2, 32))
+    b = paint(b, "forest", blob(24.5, 39.5, 3.0, 3.6, 33) | blob(46.5, 18.5, 3.0, 1.8, 34))
+    b = paint(b, "forest", blob(8.0, 40.5, 2.6, 2.0, 35) | blob(41.0, 31.0, 2.2, 1.6, 36))
+    b = paint(b, "forest", blob(60.0, 24.0, 2.4, 2.0, 37) | blob(20.0, 12.0, 2.0, 1.6, 38))
+    b = paint(b, "swamp", blob(30.0, 33.0, 4.4, 2.3, 41) | blob(5.0, 17.0, 2.4, 2.4, 42))
+    b = paint(b, "swamp", blob(26.0, 20.0, 1.6, 1.2, 43))
+    rng = np.random.default_rng(71)  # copses and knolls scattered over the open ground
+    woods: Cells = set()
+    knolls: Cells = set()
+    for k in range(26):
+        x, y = float(rng.uniform(3, W - 2)), float(rng.uniform(8, H - 1))
+        size = float(rng.uniform(0.9, 2.0))
+        (woods if k % 3 else knolls).update(blob(x, y, size * 1.2, size, 100 + k))
+    b = paint(b, "forest", woods)
+    b = paint(b, "hills", knolls)
+    b = paint(
+        b, "mountains", ridge([(33, 13), (41, 14), (50, 12.5), (56, 13.5), (62, 13)], 1.6, 51)
+    )
+    b = paint(b, "mountains", ridge([(24, 10), (29, 10.5)], 1.2, 52))
+    return paint(b, "mountains", ridge([(3, 36), (5, 39), (4, 41)], 1.3, 53))
+
+
 def theatre(b: ScenarioBuilder) -> ScenarioBuilder:
+    b = ground(coast(b))
     # States: Blue in the west, Red in the east, Green «Южная» in the south, Green «Северная»
-    # in the north between them.
+    # in the north between them; the sea belongs to no one.
     b = b.state("B", "Синяя Конфедерация", "blue", lon=(1, 30), lat=(7, 44))
     b = b.state("R", "Красная Федерация", "red", lon=(31, 64), lat=(16, 44))
     b = b.state("G", "Южная республика", "green", lon=(23, 64), lat=(1, 15))
     b = b.state("H", "Северное княжество", "green", lon=(21, 40), lat=(40, 44))
     b = b.state("B", "Синяя Конфедерация", "blue", lon=(23, 30), lat=(7, 15))
-    # Sea in the south-west, a bay, a lake.
-    b = b.paint("water", lon=(1, 22), lat=(1, 5)).paint("water", lon=(1, 9), lat=(6, 8))
-    b = b.paint("water", lon=(14, 18), lat=(6, 6)).paint("water", lon=(57, 60), lat=(40, 42))
-    # Mountains: the southern range between Red and the Southern republic, a western massif.
-    b = b.paint("mountains", lon=(33, 62), lat=(12, 15)).paint(
-        "mountains", lon=(24, 29), lat=(9, 11)
-    )
-    b = b.paint("mountains", lon=(2, 6), lat=(36, 41))
-    # Hills along the Red side of the border, forests on both sides, the central swamps.
-    b = b.paint("hills", lon=(33, 41), lat=(22, 29)).paint("hills", lon=(10, 16), lat=(9, 13))
-    b = b.paint("forest", lon=(11, 19), lat=(20, 29)).paint("forest", lon=(50, 58), lat=(29, 37))
-    b = b.paint("forest", lon=(22, 27), lat=(36, 43)).paint("forest", lon=(44, 49), lat=(17, 20))
-    b = b.paint("swamp", lon=(26, 34), lat=(31, 35)).paint("swamp", lon=(3, 7), lat=(15, 19))
-    b = b.paint("hills", lon=(42, 48), lat=(36, 40))
-    # Rivers along grid lines: the border river, a western river, an eastern one.
-    b = b.river("30.5,44.5 30.5,37.5 28.5,37.5 28.5,29.5 30.5,29.5 30.5,15.5")
-    b = b.river("0.5,25.5 9.5,25.5 9.5,21.5 20.5,21.5 20.5,15.5")
-    b = b.river("44.5,44.5 44.5,33.5 48.5,33.5 48.5,23.5 52.5,23.5 52.5,15.5")
-    b = b.river("41.5,11.5 41.5,7.5 30.5,7.5 30.5,0.5")
-    return b
+    b = b.state("B", "Синяя Конфедерация", "blue", lon=(1, 22), lat=(1, 6))
+    # Rivers along grid lines, winding: the border river, a western, an eastern, a southern one.
+    b = b.river(meander([(30.5, 15.5), (30.5, 29.5), (28.5, 29.5), (28.5, 37.5), (30.5, 37.5),
+                         (30.5, 44.5)], 61))  # fmt: skip
+    b = b.river(meander([(0.5, 25.5), (9.5, 25.5), (9.5, 21.5), (20.5, 21.5), (20.5, 15.5)], 62))
+    b = b.river(meander([(52.5, 15.5), (52.5, 23.5), (48.5, 23.5), (48.5, 33.5), (44.5, 33.5),
+                         (44.5, 44.5)], 63))  # fmt: skip
+    return b.river(meander([(30.5, 0.5), (30.5, 7.5), (41.5, 7.5), (41.5, 11.5)], 64))
 
 
 def infrastructure(b: ScenarioBuilder) -> ScenarioBuilder:
@@ -196,10 +331,33 @@ def greens(b: ScenarioBuilder) -> ScenarioBuilder:
     return b.reserves("H", "M", "31,42", "305 с.д.").reserves("H", "M+5", "31,42", "306 с.д.")
 
 
+def clear(b: ScenarioBuilder) -> ScenarioBuilder:
+    """Dry, passable ground where troops stand, towns are and roads run: no unit deployed in
+    water, mountains or swamp, no road under water."""
+    ds = b.scenario.theatre
+    keep: Cells = set()
+    for forces in b.scenario.forces:
+        for p in forces.deployment:
+            a, z = p.cells[0], p.cells[-1]
+            for x in range(min(a.lon, z.lon), max(a.lon, z.lon) + 1):
+                for y in range(min(a.lat, z.lat), max(a.lat, z.lat) + 1):
+                    keep.add((x, y))
+        keep |= {(a.cell.lon, a.cell.lat) for a in forces.mobilisation}
+    relief = ds["relief"].values
+    settlement = ds["settlement"].values
+    routes = ds["road"].values | ds["rail"].values
+    wet = {(x, y) for x in range(1, W + 1) for y in range(1, H + 1)
+           if relief[x - 1, y - 1] == Relief.WATER
+           and (settlement[x - 1, y - 1] or routes[x - 1, y - 1])}  # fmt: skip
+    hard = {c for c in keep
+            if relief[c[0] - 1, c[1] - 1] in (Relief.MOUNTAINS, Relief.SWAMP, Relief.WATER)}  # fmt: skip
+    return paint(b, "plain", wet | hard) if wet | hard else b
+
+
 def build() -> ScenarioBuilder:
     b = ScenarioBuilder.blank(W, H, name="Континентальная война", level=2)
     b = b.settings(seed=20261129)
-    return greens(blue(red(infrastructure(theatre(b)))))
+    return clear(greens(blue(red(infrastructure(theatre(b))))))
 
 
 if __name__ == "__main__":

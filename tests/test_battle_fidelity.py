@@ -299,7 +299,7 @@ def test_a_neutral_scores_nothing_from_others_battles() -> None:
     red = score(start, new, "red", R[1])
     assert red.value == pytest.approx(50.0)
     assert any(
-        s.rule == "9.6" and "rating of blue destroyed" in s.label.en for s in red.explanation.walk()
+        s.rule == "9.6" and "rating of Blue destroyed" in s.label.en for s in red.explanation.walk()
     )
     green = score(start, new, "green", R[1])
     assert green.value == 0.0

@@ -77,8 +77,8 @@ def test_rating_text_with_losses_and_support(capsys: pytest.CaptureFixture[str])
         capsys, "rating", "с.д.", "--strength", "1,1,1,0.5", "--support", "--lang", "ru"
     )
     assert code == 0
-    assert "Рейтинг 1 с.д.: удар во фронт = 0.8" in out
-    assert "Рейтинг поддержки 1 с.д. = 0.2" in out
+    assert "Рейтинг 1 с.д.: удар во фронт = 0,8" in out
+    assert "Рейтинг поддержки 1 с.д. = 0,2" in out
 
 
 @pytest.mark.parametrize(

@@ -35,9 +35,9 @@ def test_renderers() -> None:
     s = Step(Text("total", "итого"), 0.30000000000000004, rule="9.6", note=Text("n", "п"),
              children=(Step(Text("part", "часть"), 1.0, kind="lookup", rule="table 7"),))  # fmt: skip
     assert explanation_text(s, "en") == ["total = 0.3  [9.6]  (n)", "  · part = 1  [table 7]"]
-    assert explanation_text(s, "ru")[0] == "итого = 0.3  [9.6]  (п)"
+    assert explanation_text(s, "ru")[0] == "итого = 0,3  [9.6]  (п)"
     html = explanation_html(s, "ru")
-    assert "итого" in html and "[таблица 7]" in html and "<script" not in html
+    assert "итого" in html and "[табл. 7]" in html and "<script" not in html
     assert "&lt;b&gt;" in explanation_html(Step(Text("<b>")), "en")
     assert fmt(2.0) == "2" and fmt(0.125) == "0.125" and fmt(True) == "yes" and fmt(None) == ""
 
@@ -65,9 +65,9 @@ def test_units_and_yes_no_speak_the_readers_language() -> None:
         return explanation_text(Step(Text("t", "т"), value, unit=unit), lang)[0]  # type: ignore[arg-type]
 
     assert [line(v, "turn", "ru") for v in (1, 2, 5, 21, 0.5, 4.5)] == [
-        "т = 1 ход", "т = 2 хода", "т = 5 ходов", "т = 21 ход", "т = 0.5 хода", "т = 4.5 хода"
+        "т = 1 ход", "т = 2 хода", "т = 5 ходов", "т = 21 ход", "т = 0,5 хода", "т = 4,5 хода"
     ]  # fmt: skip
-    assert line(1, "turn", "en") == "t = 1 turn" and line(0.5, "turn", "en") == "t = 0.5 turns"
+    assert line(1, "turn", "en") == "t = 1 turn" and line(0.5, "turn", "en") == "t = 0.5 turn"
     assert line("2/5", "turn", "ru") == "т = 2/5 хода" and line(20, "km", "ru") == "т = 20 км"
     assert line(True, "", "ru") == "т = да" and line(False, "", "en") == "t = no"
     assert "хода" in explanation_html(Step(Text("t", "т"), 3, unit="turn"), "ru")
@@ -75,9 +75,9 @@ def test_units_and_yes_no_speak_the_readers_language() -> None:
 
 
 def test_rule_ids_as_the_reader_calls_them() -> None:
-    from strategia.explain.render import rule_text
+    from strategia.explain.render import rule_label
 
-    assert rule_text("table 4", "ru") == "таблица 4" and rule_text("table 4", "en") == "table 4"
-    assert rule_text("4.8", "ru") == "4.8"
-    assert rule_text("003 speeds", "ru") == "003, скорость передвижения"
-    assert "[таблица 7]" in explanation_text(Step(Text("t", "т"), 1, rule="table 7"), "ru")[0]
+    assert rule_label("table 4", "ru") == "табл. 4" and rule_label("table 4", "en") == "table 4"
+    assert rule_label("4.8", "ru") == "4.8" and rule_label("9.8b", "ru") == "9.8б"
+    assert rule_label("003 speeds", "ru") == "003, скорость передвижения"
+    assert "[табл. 7]" in explanation_text(Step(Text("t", "т"), 1, rule="table 7"), "ru")[0]

@@ -213,21 +213,21 @@ def test_a_unit_off_the_position_is_illegal() -> None:
 )
 def test_any_words_read_or_refused_quickly(words: list[str]) -> None:
     text = " ".join(words)
-    start = time.perf_counter()
+    start = time.process_time()  # the parser's own time: other tests may share the cores
     try:
         assert isinstance(parse_order(text), Order)
     except NotationError as e:
         assert e.text == text
-    assert time.perf_counter() - start < 0.5
+    assert time.process_time() - start < 0.5
 
 
 def test_long_repetitions_are_read_in_linear_time() -> None:
     for n in (500, 1000):
         text = "17 с.д. " + "на " * n + "45,25"
-        start = time.perf_counter()
+        start = time.process_time()
         with pytest.raises(NotationError):
             parse_order(text)
-        assert time.perf_counter() - start < 0.5
+        assert time.process_time() - start < 0.5
     with pytest.raises(InvalidNotationError, match="characters"):
         parse_order("на " * 5000)
 

@@ -21,7 +21,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 def test_rules_sheet_of_the_tactical_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "--ruleset", "tactical", "--lang", "ru")
-    assert code == 0 and "Скорость перестроения" in out and "[r]" in out
+    assert code == 0 and "Скорость перестроения" in out and "[в]" in out
     code, out, _ = run(capsys, "rules", "--ruleset", "tactical", "--json")
     data = json.loads(out)
     assert data["ruleset"] == "tactical"

@@ -204,5 +204,5 @@ def test_house_rules_override_a_fraction(tmp_path: Path) -> None:
 
 def test_the_sheet_prints_the_tactical_rules(tr: RuleSet) -> None:
     text = sheet_text(tr, "ru")
-    assert "Скорость передвижения" in text and "1/20" in text and "[r]" in text
+    assert "Скорость передвижения" in text and "1/20" in text and "[в]" in text
     assert "холм (сверху вниз)" in text

@@ -96,7 +96,7 @@ def test_select_a_unit_shade_its_reach_and_target_a_cell(console: Console) -> No
     console.click(37, 35)
     assert console.selected == UnitRef.parse("21 т.д.")
     assert console.mapview.reach.data["features"]
-    assert "21 т.д." in console.panels.unit_info.value
+    assert "21 т.д." in console.panels.orders.unit_info.value
     console.click(35, 35)
     assert console.panels.target.value == "35,35"
     assert console.panels.order_text() == "21 т.д. на 35,35"
@@ -116,7 +116,7 @@ def test_give_an_order_end_the_turn_and_see_the_counter_move(console: Console) -
     before = console.mapview.units_built
     console.end_turn()
     assert console.game.side == "blue" and console.mapview.units_built > before
-    assert "blue" in console.status.value
+    assert "Blue</b> to move" in console.status.value
 
 
 def test_cut_orders_are_shown_to_the_mediator_only(console: Console) -> None:
@@ -146,22 +146,27 @@ def test_battles_are_listed_with_their_breakdowns(tmp_path: Path) -> None:
     b = b.place("R", "1 с.д. - 6,3 фронтом на восток").place("B", "101 с.д. - 7,3 фронтом на запад")
     c = Console(Game.new(b.build(), tmp_path / "b.game", level=2), lang="ru")
     c.submit("удар по 7,3: 1 с.д.")
-    assert c.panels.battles.options
-    c.panels.battles.value = c.panels.battles.options[0][1]
-    assert "Бой за 7,3" in c.panels.battle.value and "[9.8c]" in c.panels.battle.value
+    b = c.panels.battles
+    assert b.list.options
+    b.list.value = b.list.options[0][1]
+    assert "Бой за 7,3, ход 1." in b.report.value and "9.8в" in b.report.value
+    assert "<table>" in b.report.value and "Полный расчет" in b.report.value
+    assert "download=" in b.files.value and ".html" in b.files.value
+    assert ("battle", 7, 3, "7,3 удержан") in c.fight_marks()
 
 
 def test_recon_interventions_undo_and_views(console: Console) -> None:
     console.submit("21 т.д. на 35,35")
     console.undo()
     assert console.game.state.unit(UnitRef.parse("21 т.д.")).cell == Cell(37, 35)
-    console.panels.note.value = "rain"
-    console.panels.note_cell.value = "33,24"
-    console.panels.do_intervene()
-    assert "rain" in console.panels.interventions.value
+    m = console.panels.mediator
+    m.note.value = "rain"
+    m.note_cell.value = "33,24"
+    m.do_intervene()
+    assert "rain" in m.interventions.value and "33,24" in m.interventions.value
     console.panels.recon_side.value = "blue"
     console.panels.question.value = "где 21 т.д.?"
-    assert console.panels.do_ask() is None and "no war yet" in console.message.value
+    assert console.panels.do_ask() is None and "no war yet" in console.panels.ask_error.value
     assert "questions left <b>15</b> / 15" in console.panels.answers.value
     for side in ("blue", "red", "mediator"):
         console.set_viewer(side)
@@ -173,13 +178,19 @@ def test_open_an_existing_game(console: Console, tmp_path: Path) -> None:
     path = console.game.journal.path
     again = Console.open(path, lang="ru")
     assert again.game.state.unit(UnitRef.parse("21 т.д.")).cell == Cell(35, 35)
-    console.panels.open_path.value = str(path)
-    console.panels.do_open()
+    console.panels.mediator.open_path.value = str(path)
+    console.panels.mediator.do_open()
     assert console.game.journal.path == path
 
 
 def test_peace_talks_end_the_game_from_the_console(console: Console) -> None:
-    console.panels.do_peace()
+    m = console.panels.mediator
+    m.peace.click()
+    assert console.game.phase != "peace" and m.peace_ask.layout.display == "flex"
+    m.peace_no.click()
+    assert console.game.phase != "peace" and m.peace_ask.layout.display == "none"
+    m.peace.click()
+    m.peace_yes.click()
     assert console.game.phase == "peace" and "peace" in console.status.value
     console.submit("21 т.д. на 35,35")
     assert "peace talks" in console.message.value

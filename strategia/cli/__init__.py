@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from strategia.cli import battle_cmd, game_cmd, move_cmd, rules_cmd, scenario_cmd, tactical_cmd
 from strategia.cli.output import Handler, common_options
-from strategia.core.errors import StrategiaError
+from strategia.core.errors import StrategiaError, say
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         data = getattr(e, "data", None)
         if args.json and data is not None:
             sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-        print(f"strategia {args.command}: error: {e}", file=sys.stderr)
+        print(f"strategia {args.command}: error: {say(e, args.lang)}", file=sys.stderr)
         return 2
     try:
         if args.json:

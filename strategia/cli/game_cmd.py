@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from strategia.cli import report_cmd
 from strategia.cli.output import Output
 from strategia.core.geometry import Cell
 from strategia.explain.render import explanation_text
@@ -14,7 +15,9 @@ from strategia.theatre.ascii_map import render
 
 
 def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("game", help="play a game: new, order, end-turn, show, ask, journal, replay")
+    p = sub.add_parser(
+        "game", help="play a game: new, order, end-turn, show, ask, journal, replay, report"
+    )
     gs = p.add_subparsers(dest="action", required=True, metavar="ACTION")
 
     def cmd(name: str, help_: str, handler: Any) -> argparse.ArgumentParser:
@@ -59,6 +62,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument("game", type=Path)
     c = cmd("score", "the score of each side with its breakdown (reconstructed, 1.1)", score_cmd)
     c.add_argument("game", type=Path)
+    report_cmd.add_command(cmd)
 
 
 def new(args: argparse.Namespace) -> Output:

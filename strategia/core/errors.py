@@ -1,14 +1,34 @@
-"""The errors Strategia raises for bad input: each names the input and what was expected."""
+"""The errors Strategia raises for bad input: each names the input and what was expected, in
+English (`str(e)`) and in Russian (`e.say("ru")`)."""
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from strategia.core.i18n import Lang
+
 
 class StrategiaError(ValueError):
-    """Base of every error about input (a name, a rules file, an order)."""
+    """Base of every error about input (a name, a rules file, an order). `ru` is the message in
+    Russian where the raiser gives it."""
+
+    def __init__(self, *args: object, ru: str | None = None) -> None:
+        super().__init__(*args)
+        self.ru = ru
+
+    def say(self, lang: Lang = "en") -> str:
+        """The message in `lang` (English where no Russian is known)."""
+        if lang == "ru" and self.ru:
+            return self.ru
+        return str(self)
+
+
+def say(error: BaseException, lang: Lang = "en") -> str:
+    """Any error's message in `lang`, as far as it is known."""
+    return error.say(lang) if isinstance(error, StrategiaError) else str(error)
 
 
 class UnknownNameError(StrategiaError):
@@ -20,12 +40,25 @@ class UnknownNameError(StrategiaError):
         self.allowed = tuple(dict.fromkeys(allowed))
         super().__init__(what, given)
 
+    def _close(self) -> str | None:
+        close = difflib.get_close_matches(self.given, self.allowed, n=1, cutoff=0.5)
+        return close[0] if close else None
+
     def __str__(self) -> str:
         """The message, with a suggestion worked out only when it is shown."""
-        close = difflib.get_close_matches(self.given, self.allowed, n=1, cutoff=0.5)
+        close = self._close()
         if close:
-            return f"unknown {self.what} {self.given!r}: did you mean {close[0]!r}?"
+            return f"unknown {self.what} {self.given!r}: did you mean {close!r}?"
         return f"unknown {self.what} {self.given!r} (allowed: {', '.join(self.allowed)})"
+
+    def say(self, lang: Lang = "en") -> str:
+        if lang != "ru":
+            return str(self)
+        close = self._close()
+        none = WHAT_RU.get(self.what, f"нет такого: {self.what}")
+        hint_ru = f"; может быть, «{close}»?" if close else ""
+        listed = "" if close else f" (можно: {', '.join(self.allowed)})"
+        return f"{none}: «{self.given}»{hint_ru}{listed}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +110,16 @@ class NotationError(StrategiaError):
         detail = f" ({'; '.join(notes)})" if notes else ""
         super().__init__(f"{text}: {problem}{detail}")
 
+    def say(self, lang: Lang = "en") -> str:
+        """The message in `lang`: its parts worded in Russian when asked (not when raised: a
+        line is tried against every form, and most errors made are never shown)."""
+        if lang != "ru":
+            return str(self)
+        notes = [f"позиция {self.column}"] if self.column is not None else []
+        notes += [f"ожидалось: {russian(self.expected)}"] if self.expected else []
+        detail = f" ({'; '.join(notes)})" if notes else ""
+        return f"{self.text}: {russian(self.problem)}{detail}"
+
     def within(self, text: str, offset: int) -> NotationError:
         """This error moved into the larger `text`, where what it was about starts at `offset`."""
         return type(self)(text, self.problem, offset + (self.column or 1), self.expected)
@@ -92,3 +135,125 @@ class IllegalNotationError(NotationError):
 
 class AmbiguousNotationError(NotationError):
     """Notation that matches more than one thing."""
+
+
+# What an unknown name is of, in Russian: "нет такого направления: «луну»".
+WHAT_RU = {
+    "direction": "нет такого направления",
+    "unit type": "нет такого типа части",
+    "regiment type": "нет такого типа полка",
+    "corps type": "нет такого типа корпуса",
+    "command type": "нет такого объединения",
+    "formation": "нет такого построения",
+    "facing": "нет такой стороны удара",
+    "regimentsfacing": "нет такого положения полков",
+    "side": "нет такой стороны",
+    "terrain": "нет такой местности",
+    "role": "нет такой роли полка",
+    "ruleset": "нет такого набора правил",
+    "rule entry": "нет такой таблицы правил",
+    "question kind": "нет такого вопроса",
+}
+
+# The notation's problems and expectations, in Russian: (English pattern, Russian); None where
+# `russian` words it itself.
+_RU: list[tuple[str, str | None]] = [
+    (r"unknown ([\w ]+?) '([^']*)': did you mean '([^']*)'\?", None),
+    (r"unknown ([\w ]+?) '([^']*)'", None),
+    (r"no order word", "нет слова приказа"),
+    (r"not a reconnaissance question", "это не вопрос разведки"),
+    (r"no place '([^']*)' on the map", r"на карте нет места «\1»"),
+    (r"no place", "нет места"),
+    (r"no cells", "нет клеток"),
+    (r"(\d+) cells", r"клеток: \1"),
+    (r"one cell", "одна клетка"),
+    (r"cells like (.*)", r"клетки, например \1"),
+    (r"a cell with an? (\w+)", r"клетка, где есть: \1"),
+    (r"'в <cells or place>' / 'in <cells or place>'", "«в <клетки или место>»"),
+    (r"no order", "нет приказа"),
+    (r"incomplete order '([^']*)'", r"приказ «\1» не закончен"),
+    (r"unexpected text after the unit", "лишний текст после части"),
+    (r"unexpected text after the cell", "лишний текст после клетки"),
+    (r"unexpected text", "лишний текст"),
+    (r"'([^']*)' could be (.*)", r"«\1» — это может быть \2"),
+    (r"could be (.*)", r"можно понять как \1"),
+    (r"one of them, written out", "одно из них, полностью"),
+    (r"no units", "нет частей"),
+    (r"no direction", "нет направления"),
+    (r"no formation", "нет построения"),
+    (r"no facing of the regiments", "не сказано, куда обращены полки"),
+    (r"no regiment ?(\d*)", r"нет полка \1"),
+    (r"no second cell", "нет второй клетки"),
+    (r"no position after the unit", "после части нет ее положения"),
+    (r"no 'между' after (.*)", r"нет «между» после \1"),
+    (r"no such unit (.*)", r"нет такой части: \1"),
+    (r"no unit numbered (\d+)", r"нет части с номером \1"),
+    (r"no (longitude|latitude)", None),
+    (r"no separator after the longitude", "нет разделителя после долготы"),
+    (r"unit type missing", "не указан тип части"),
+    (r"cell off the map, which is (\d+) x (\d+)", r"клетка вне карты (карта \1 × \2)"),
+    (r"(.+) is not one of those merged", r"\1 — не из сливаемых"),
+    (r"(.+) passes to itself", r"\1 передается самому себе"),
+    (r"one division: nothing to merge", "одна дивизия: сливать нечего"),
+    (r"(.+) is not an? (.+)", None),
+    (r"(.+) named twice", r"\1 названа дважды"),
+    (r"(\d+) cells given", r"дано клеток: \1"),
+    (r"both cells are (.+)", r"обе клетки — \1"),
+    (r"(.+) and (.+) are not in one grid line", r"\1 и \2 не на одной линии сетки"),
+    (r"(\d+) characters", r"\1 знаков"),
+    (r"at most (\d+)", r"не больше \1"),
+    (r"the end", "конец записи"),
+    (r"';' or the end", "«;» или конец записи"),
+    (r"',' or '-'", "«,» или «-»"),
+    (r"different units", "разные части"),
+    (r"two different cells", "две разные клетки"),
+    (r"one cell or two", "одна или две клетки"),
+    (r"two", "две или больше"),
+    (r"the same longitude or latitude", "одна долгота или широта"),
+    (r"units, echelons split by ';'", "части, эшелоны через «;»"),
+    (r"(longitude|latitude) 1\.\.(\d+)", None),
+    (r"a whole number from 1", "целое число от 1"),
+    (r"another (division|corps)", None),
+    (r"an? (division|corps|regiment)( or .*)?", None),
+    (r"('[^']*' / '[^']*'(; )?)+", None),
+    (r"one of (.*) / (.*)", r"одно из: \1"),
+    (r"one of (.*)", r"одно из: \1"),
+    (r".*/.*", None),
+]
+_ECHELONS = {"division": "дивизия", "corps": "корпус", "regiment": "полк"}
+
+
+def russian(text: str) -> str:
+    """A notation error's problem or expectation in Russian, as far as it is known."""
+    for pattern, ru in _RU:
+        m = re.fullmatch(pattern, text, re.DOTALL)
+        if m is None:
+            continue
+        if ru is not None:
+            return m.expand(ru)
+        return _worded(pattern, m, text)
+    return text
+
+
+def _worded(pattern: str, m: re.Match[str], text: str) -> str:
+    if pattern.startswith("unknown"):
+        none = WHAT_RU.get(m[1], f"нет такого: {m[1]}")
+        return f"{none}: «{m[2]}»" + (f"; может быть, «{m[3]}»?" if m.lastindex == 3 else "")
+    if pattern.startswith("no (lon"):
+        return "нет долготы" if m[1] == "longitude" else "нет широты"
+    if pattern.startswith("(lon"):
+        return f"{'долгота' if m[1] == 'longitude' else 'широта'} от 1 до {m[2]}"
+    if pattern.startswith("another"):
+        return "другая дивизия" if m[1] == "division" else "другой корпус"
+    if pattern.startswith("(.+) is not"):
+        return f"{m[1]} — не {_echelons(m[2])}"
+    if pattern.startswith("('"):  # pairs of spellings: "'где ...' / 'where ...'; ..."
+        return "; ".join("«" + x.split("' / '")[0].strip("'") + "»" for x in text.split("; "))
+    if pattern.startswith("an?"):
+        return _echelons(text.split(" ", 1)[1])
+    # a list of names in both languages: "на/to, по дороге на/by road to", "линейное / linear"
+    return ", ".join(dict.fromkeys(x.split("/")[0].strip() for x in text.split(", ")))
+
+
+def _echelons(words: str) -> str:
+    return " или ".join(_ECHELONS.get(w, w) for w in words.split(" or "))

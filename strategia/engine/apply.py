@@ -42,7 +42,7 @@ from strategia.notation.orders import (
 )
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
-from strategia.rules.kinds import Formation, RegimentsFacing
+from strategia.rules.kinds import Formation, RegimentsFacing, side_name
 
 Handler = Callable[[GameState, Any, RuleSet], tuple[GameState, Result]]
 
@@ -88,7 +88,10 @@ def apply(
     """
     handler = HANDLERS.get(type(order))
     if handler is None:
-        raise OrderError(f"{order}: no rule carries out {type(order).__name__} orders yet")
+        raise OrderError(
+            f"{order}: no rule carries out {type(order).__name__} orders yet",
+            ru=f"{order}: такие приказы пока не исполняются",
+        )
     ref = acting_unit(order)
     if side is not None:
         _own_or_refuse(state, order, ref, side)
@@ -98,10 +101,8 @@ def apply(
     if ref not in state.units and ref.regiment is not None:
         ref = ref.division  # a regiment of a division on the map (9.8c: part of a division)
     if ref not in state.units:
-        raise OrderError(f"{order}: {ref} is not on the map")
+        raise OrderError(f"{order}: {ref} is not on the map", ru=f"{order}: {ref} нет на карте")
     owner_side = state.side_of(ref)
-    if side is not None and owner_side != side:
-        raise OrderError(f"{order}: {ref} is {owner_side}'s, not {side}'s")
     if isinstance(order, MOVING) and stationary(ref, rules):
         new, r = _held(state, order, rules)
     else:
@@ -118,7 +119,10 @@ def _own_or_refuse(state: GameState, order: Order, ref: UnitRef, side: str) -> N
         {state.side_of(unit)} if unit in state.units else set()
     )
     if owners != {side}:
-        raise OrderError(f"{order}: {side} has no unit {ref} on the map")
+        raise OrderError(
+            f"{order}: {side} has no unit {ref} on the map",
+            ru=f"{order}: у {side_name(side, 'ru', 'gen')} нет {ref} на карте",
+        )
 
 
 MOVING = (Move, Turn, Frontage, March, Transfer, Reform, FaceRegiments)
@@ -207,9 +211,11 @@ def _carry_on(u: UnitState, rules: RuleSet) -> UnitState:
 
 
 def _note(state: GameState, before: UnitState, after: UnitState) -> Result:
-    what = before.busy.what if before.busy else ""
+    what = before.busy.label if before.busy else Text("")
     with explain(
-        Text(f"{before.ref}: {what} goes on", f"{before.ref}: {what} продолжается"), rule="4.12"
+        Text(f"{before.ref}: {what.en} goes on", f"{before.ref}: {what.ru} продолжается"),
+        rule="4.12",
     ) as ex:
         ex.set(after.spent)
-    return Result(f"{before.ref} ({what})", where(after), ex.freeze(), by=state.side_of(before.ref))
+    by = state.side_of(before.ref)
+    return Result(f"{before.ref} ({what.ru})", where(after), ex.freeze(), by=by)

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
+from strategia.core.numbers import num, pct
 from strategia.engine.battle_record import BattleRecord, Fighting
 from strategia.engine.losses import weaken
 from strategia.engine.result import Cut, OrderError, Result, cut
@@ -97,7 +98,10 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
     """Carry out an artillery order (9.7 a-d)."""
     gun = state.unit(order.unit)
     if gun.division.kind is not DivisionKind.ARTILLERY:
-        raise OrderError(f"{order}: only an artillery division (а.д.) strikes (9.7)")
+        raise OrderError(
+            f"{order}: only an artillery division (а.д.) strikes (9.7)",
+            ru=f"{order}: огонь ведет только артиллерийская дивизия (а.д.) (9.7)",
+        )
     cuts: list[Cut] = []
     title = Text(
         f"{gun.ref} fires on {order.target} ({order.kind})", f"{gun.ref}: огонь по {order.target}"
@@ -105,8 +109,10 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
     if not in_range(gun.cell, order.target, rules):
         km, most = distance_km(gun.cell, order.target, rules), rules.value("artillery", "range_km")
         raise OrderError(
-            f"{order}: {order.target} is {km:g} km from {gun.ref} at {gun.cell}; "
-            f"artillery fires at most {most} km (9.7a)"
+            f"{order}: {order.target} is {num(km)} km from {gun.ref} at {gun.cell}; "
+            f"artillery fires at most {most} km (9.7a)",
+            ru=f"{order}: до {order.target} от {gun.ref} в {gun.cell} {num(km, 'ru')} км; "
+            f"артиллерия бьет не дальше {most} км (9.7а)",
         )
     with explain(title, rule="9.7") as ex:
         ex.step(
@@ -199,8 +205,9 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
             hit.append(_hit(t, after, here))
             ex.step(
                 Text(
-                    f"{t.ref} loses {here:.0%}" + (" — destroyed" if after is None else ""),
-                    f"{t.ref} теряет {here:.0%}" + (" — уничтожена" if after is None else ""),
+                    f"{t.ref} loses {pct(here)}" + (" — destroyed" if after is None else ""),
+                    f"{t.ref} теряет {pct(here, 'ru')}"
+                    + (" — уничтожена" if after is None else ""),
                 ),
                 round(here, 6),
                 rule="9.7a",
@@ -289,7 +296,7 @@ def _close(
             f"bridge at {order.target} closed to everything for {t} turns",
             f"мост в {order.target} закрыт на {t} ходов",
         )
-    ex.set(outcome.en)
+    ex.set(outcome)
     new = state.evolve(closures=(*state.closures, *closures)).with_units([replace(gun, spent=1.0)])
     return new, Result(order.format("ru"), outcome, ex.freeze())
 

@@ -42,7 +42,9 @@ def battle(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, 
     target = order.target
     first = member_of(state, order.unit)
     if first is None:
-        raise OrderError(f"{order}: {order.unit} is not on the map")
+        raise OrderError(
+            f"{order}: {order.unit} is not on the map", ru=f"{order}: {order.unit} нет на карте"
+        )
     side = state.side_of(first.unit.ref)
     enemy = [u for u in state.occupants(target) if state.side_of(u.ref) != side]
     if not enemy:
@@ -106,7 +108,7 @@ def battle(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, 
             engaged=state.engaged | {u.ref for u in d_units},
             committed=state.committed | set(a_used) | set(d_used),
         )
-        ex.set(outcome.en)
+        ex.set(outcome)
         fought = [f for e in a_fighters + d_fighters for f in e]
         rec = BattleRecord(
             str(target),
@@ -202,9 +204,14 @@ def _attackers(
         for ref in refs:
             m = member_of(state, ref)
             if m is None:
-                raise OrderError(f"{order}: {ref} is not on the map")
+                raise OrderError(
+                    f"{order}: {ref} is not on the map", ru=f"{order}: {ref} нет на карте"
+                )
             if state.side_of(m.unit.ref) != side:
-                raise OrderError(f"{order}: {ref} is not on the attacker's side")
+                raise OrderError(
+                    f"{order}: {ref} is not on the attacker's side",
+                    ru=f"{order}: {ref} — не на стороне наступающего",
+                )
             why = _cannot_attack(state, m.unit, order.target)
             if why is None and is_pass and taken >= int(rules.value("battle", "pass_attackers")):
                 why = cut(

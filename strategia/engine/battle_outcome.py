@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
+from strategia.core.numbers import num, pct
 from strategia.engine.battle_record import Pursuit
 from strategia.engine.fighters import Fighter
 from strategia.engine.losses import cut_transfer
@@ -152,7 +153,7 @@ def losses(
             for i in idx:
                 now[i] = round(now[i] * (1.0 - share), 6)
             who = f"{u.ref}" + (f" ({', '.join(f.member.regiments)})" if f.member.part else "")
-            label = Text(f"{who} loses {share:.0%}", f"{who} теряет {share:.0%}")
+            label = Text(f"{who} loses {pct(share)}", f"{who} теряет {pct(share, 'ru')}")
             g.step(label, round(share, 6), rule="9.8c")
         changed: list[UnitState] = []
         gone: list[UnitRef] = []
@@ -278,10 +279,11 @@ def pursue(
             taken = round(sum(a.km(b, cell_km) for a, b in itertools.pairwise(path)), 3)
             g.step(
                 Text(
-                    f"{u.ref}: may advance {limit_km:g} km (2/3 of {speed:g}); "
-                    f"advances {taken:g} km to {end}",
-                    f"{u.ref}: может продвинуться на {limit_km:g} км (2/3 от {speed:g}); "
-                    f"продвигается на {taken:g} км в {end}",
+                    f"{u.ref}: may advance {num(limit_km)} km (2/3 of {num(speed)}); "
+                    f"advances {num(taken)} km to {end}",
+                    f"{u.ref}: может продвинуться на {num(limit_km, 'ru')} км "
+                    f"(2/3 от {num(speed, 'ru')}); "
+                    f"продвигается на {num(taken, 'ru')} км в {end}",
                 ),
                 taken,
                 unit="km",

@@ -1,6 +1,6 @@
 """What a battle was, as data: the units on each side with their ratings, the multipliers on
 them, their regiments' strengths before and after; the totals, the ratio, the outcome, the
-pursuit. The battle report (`strategia.explain.report`) is written from it; the numbers are those
+pursuit. The battle report (`strategia.game.report`) is written from it; the numbers are those
 the battle used (the explanation tree holds the same numbers, step by step).
 """
 
@@ -66,7 +66,7 @@ class Fighting:
     lost: float = 0.0  # the share of its effective rating lost
     destroyed: bool = False
     part: tuple[str, ...] = ()  # the regiments fighting, when only part of the division does
-    blows: tuple[Blow, ...] = ()  # a defender struck on several sides
+    blows: tuple[Blow, ...] = ()  # the sides struck: a defender's (several), an attacker's own
     strength_before: float = 0.0  # in divisions
     strength_after: float = 0.0
 

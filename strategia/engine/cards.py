@@ -15,6 +15,7 @@ from typing import Any
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text
+from strategia.core.numbers import turns
 from strategia.engine import capability
 from strategia.engine.result import Cut, OrderError, Result
 from strategia.engine.state import Busy, GameState, UnitState
@@ -102,8 +103,13 @@ def inactive_why(rules: RuleSet, rule: str) -> Why:
 
 def busy_why(units: Iterable[UnitState]) -> Why:
     u = next((u for u in units if u.busy is not None), None)
-    what = f"{u.ref} ({u.busy.what}, {u.busy.left:g})" if u and u.busy else ""
-    return why_if(u is not None, f"busy: {what}", f"занята: {what}", "9.3")
+    if u is None or u.busy is None:
+        return None
+    b = u.busy
+    en = f"busy: {u.ref} ({b.label.en}, {turns(b.left)} left)"
+    return why_if(
+        True, en, f"занята: {u.ref} ({b.label.ru}, осталось {turns(b.left, 'ru')})", "9.3"
+    )
 
 
 def begin(
@@ -133,9 +139,13 @@ def begin(
 
 def named_units(state: GameState, refs: Sequence[UnitRef], order: Order) -> list[UnitState]:
     if missing := [r for r in refs if r not in state.units]:
-        raise OrderError(f"{order}: {unit_names(missing)} not on the map")
+        names = unit_names(missing)
+        raise OrderError(f"{order}: {names} not on the map", ru=f"{order}: {names} нет на карте")
     if len(set(refs)) != len(refs) or len({state.side_of(r) for r in refs}) != 1:
-        raise OrderError(f"{order}: the divisions must be different and one side's")
+        raise OrderError(
+            f"{order}: the divisions must be different and one side's",
+            ru=f"{order}: дивизии должны быть разными и одной стороны",
+        )
     return [state.unit(r) for r in refs]
 
 

@@ -16,6 +16,8 @@ import numpy as np
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
+from strategia.core.numbers import num
+from strategia.core.numbers import turns as turns_text
 from strategia.engine.capability import at_work
 from strategia.engine.losses import interdicted
 from strategia.engine.movement import FASTEST_KM, _blocked, _request, unit_costs
@@ -99,8 +101,10 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
             approach = _to_the_road(state, u, rules)
             if approach is None:
                 problem = Text(
-                    f"no road within {APPROACH_TURNS:g} turns of {u.cell}: a march goes by road",
-                    f"нет дороги ближе {APPROACH_TURNS:g} ходов от {u.cell}: марш идет по дорогам",
+                    f"no road within {turns_text(APPROACH_TURNS)} of {u.cell}: "
+                    "a march goes by road",
+                    f"нет дороги ближе {turns_text(APPROACH_TURNS, 'ru')} от {u.cell}: "
+                    "марш идет по дорогам",
                 )
         route: list[Cell] = []
         if problem is None and approach is not None:
@@ -156,8 +160,8 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
         )
         ex.step(
             Text(
-                f"speed on the march: (1 + {bonus:g}/{per:g}) × {v:g}",
-                f"скорость на марше: (1 + {bonus:g}/{per:g}) × {v:g}",
+                f"speed on the march: (1 + {num(bonus)}/{num(per)}) × {num(v)}",
+                f"скорость на марше: (1 + {num(bonus, 'ru')}/{num(per, 'ru')}) × {num(v, 'ru')}",
             ),
             round(factor * v, 4),
             unit="km/turn",
@@ -166,8 +170,9 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
         turns = form_up + to_road + total / (factor * v)
         ex.step(
             Text(
-                f"time: {form_up:g} + {to_road:.3g} + {total:.4g} / {factor * v:.4g}",
-                f"время: {form_up:g} + {to_road:.3g} + {total:.4g} / {factor * v:.4g}",
+                f"time: {num(form_up)} + {num(to_road)} + {num(total)} / {num(factor * v)}",
+                f"время: {num(form_up, 'ru')} + {num(to_road, 'ru')} + {num(total, 'ru')} / "
+                f"{num(factor * v, 'ru')}",
             ),
             round(turns, 4),
             unit="turn",
@@ -271,7 +276,7 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
         try:
             plan = plan_transfer(state.theatre, u.cell, order.to, rules)
         except TransferError as e:
-            cuts.append(Cut(Text(str(e)), "4.5"))
+            cuts.append(Cut(Text(str(e), e.say("ru")), "4.5"))
             ex.set(0.0)
             return state, Result(order.format("ru"), where(u), ex.freeze(), tuple(cuts))
         p = plan.value
@@ -328,17 +333,17 @@ def column_turn(
     nxt, rest = b.target[0], b.target[1:]
     route = [c if isinstance(c, Cell) else Cell.parse(str(c)) for c in b.plan]
     passed = route[route.index(u.cell) + 1 : route.index(nxt) + 1] if u.cell in route else [nxt]
-    title = Text(f"{u.ref}: {b.what} goes on", f"{u.ref}: {_WHAT[b.what]} продолжается")
+    title = Text(f"{u.ref}: {b.label.en} goes on", f"{u.ref}: {b.label.ru} продолжается")
     with explain(title, rule="4.5" if b.what == "transfer" else "4.8") as ex:
         hit, at = interdicted(state, u, [u.cell, *passed], rules)
         if hit is None or at is not None:
             ex.set(0.0)
             if hit is None:
                 text = Text(f"{u.ref} destroyed at {at}", f"{u.ref} уничтожена в {at}")
-                return None, Result(f"{u.ref} ({b.what})", text, ex.freeze())
+                return None, Result(f"{u.ref} ({b.label.ru})", text, ex.freeze())
             if hit.busy is not None and hit.busy.what == "recovering":  # a transfer cut short
                 moved = replace(hit, cells=(at,) if at else hit.cells, spent=1.0)
-                return moved, Result(f"{u.ref} ({b.what})", where(moved), ex.freeze())
+                return moved, Result(f"{u.ref} ({b.label.ru})", where(moved), ex.freeze())
             u = hit
     if b.what == "march":
         new = _on_road(u, route, nxt, int(rules.value("march", "length")))
@@ -355,9 +360,6 @@ def column_turn(
         return replace(new, busy=replace(b, left=float(len(rest)), target=rest)), None
     recovery = float(rules.value("rail_transfer", "recovery_turns"))
     return at_work(new, Busy("recovering", recovery), rules), None
-
-
-_WHAT = {"march": "марш", "transfer": "переброска"}
 
 
 __all__ = ["column_turn", "march", "transfer"]

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
+from strategia.core.numbers import num, turns
 from strategia.engine.result import Cut, Result, cut
 from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.explain.trace import Trace, explain
@@ -38,8 +39,8 @@ def _spend(
     rest = round(cost - u.left, 9)
     ex.step(
         Text(
-            f"not done this turn: {rest:g} more turn(s) to serve",
-            f"не завершено в этот ход: еще {rest:g} хода",
+            f"not done this turn: {turns(rest)} more to serve",
+            f"не завершено в этот ход: еще {turns(rest, 'ru')}",
         ),
         rest,
         unit="turn",
@@ -174,7 +175,8 @@ def _cannot_turn(state: GameState, u: UnitState) -> Text | None:
                 f"{u.ref} is crossing a river: no turning on a river",
                 f"{u.ref} переправляется: поворот на реке невозможен",
             )
-        return Text(f"{u.ref} is busy ({u.busy.what})", f"{u.ref} занята ({u.busy.what})")
+        what = u.busy.label
+        return Text(f"{u.ref} is busy ({what.en})", f"{u.ref} занята ({what.ru})")
     if state.level >= 2:
         i, j = terrain.index(state.theatre, u.cell)
         if state.grid.trail[i, j] and state.grid.narrows[i, j]:
@@ -207,7 +209,10 @@ def frontage(state: GameState, order: Frontage, rules: RuleSet) -> tuple[GameSta
         pace = float(rules.value("frontage", "km_per_turn"))
         cost = km / pace
         ex.step(
-            Text(f"{km:g} km at {pace:g} km a turn", f"{km:g} км по {pace:g} км за ход"),
+            Text(
+                f"{num(km)} km at {num(pace)} km a turn",
+                f"{num(km, 'ru')} км по {num(pace, 'ru')} км за ход",
+            ),
             cost,
             unit="turn",
             rule="4.6",

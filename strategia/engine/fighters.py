@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
+from strategia.core.numbers import num
 from strategia.engine.battle_record import Blow, Factor
 from strategia.engine.state import GameState, UnitState
 from strategia.explain.trace import explain, record
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
-from strategia.rules.kinds import DivisionKind, Facing, RegimentsFacing
+from strategia.rules.kinds import DivisionKind, Facing, RegimentsFacing, blow_on
 from strategia.rules.ratings import rating, support_rating
 from strategia.rules.units import Division
 from strategia.theatre import terrain
@@ -190,7 +191,7 @@ def attacker(m: Member, echelon: int, target: Cell, rules: RuleSet) -> Fighter:
         r = rating(
             m.division, rules, formation=u.formation, facing=hit, regiments_facing=u.regiments
         ).value
-        f = Fighter(m, "attacker", echelon, r, condition(u, rules))
+        f = Fighter(m, "attacker", echelon, r, condition(u, rules), (Blow(hit.key, 1.0, r),))
         g.set(round(f.effective, 6))
     return f
 
@@ -239,8 +240,9 @@ def defender(
             rated.append(Blow(side.key, round(weight, 6), r.value, names))
             g.step(
                 Text(
-                    f"against the blow on its {side.en} ({', '.join(names)}): weight {weight:.2f}",
-                    f"против удара в {side.ru} ({', '.join(names)}): вес {weight:.2f}",
+                    f"against the blow on its {side.en} ({', '.join(names)}): weight {num(weight)}",
+                    f"против удара {blow_on(side.key)} ({', '.join(names)}): "
+                    f"вес {num(weight, 'ru')}",
                 ),
                 r.value,
                 rule="9.6",
@@ -274,14 +276,14 @@ def _ground(
     if int(state.grid.settlement[i, j]) > 0:
         options.append(
             Factor(
-                Text("town", "населенный пункт"),
+                Text("in a town", "в населенном пункте"),
                 float(rules.value("battle", "defender_town")),
                 "9.5",
             )
         )
     if bool(state.grid.fortress[i, j]) and rules.active("battle", "defender_fortress"):
         v = float(rules.value("battle", "defender_fortress"))
-        options.append(Factor(Text("fortress", "крепость"), v, "9.5"))
+        options.append(Factor(Text("in a fortress", "в крепости"), v, "9.5"))
     out = [max(options, key=lambda f: f.value)] if options else []
     crossings = state.grid.crossings
     across = [

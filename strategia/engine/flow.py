@@ -181,12 +181,12 @@ def execute_together(
                 Text("order void when its turn came", "приказ потерял смысл к исполнению"),
                 rule="1.7",
             ) as ex:
-                ex.step(Text(str(e)), kind="cut", rule="1.7")
+                ex.step(Text(str(e), e.say("ru")), kind="cut", rule="1.7")
             r = Result(
                 order.format("ru"),
                 Text("not carried out", "не выполнен"),
                 ex.freeze(),
-                (cut("1.7", str(e), str(e)),),
+                (cut("1.7", str(e), e.say("ru")),),
                 by=side,
             )
         results.append(r)

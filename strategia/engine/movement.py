@@ -16,6 +16,7 @@ import numpy as np
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
+from strategia.core.numbers import num, turns
 from strategia.engine.capability import at_work
 from strategia.engine.costs import HOW, INF, STEP_KM, StepCosts, speeds, step_costs
 from strategia.engine.losses import interdicted
@@ -134,8 +135,8 @@ def _label_step(
     where_en = {"road": "road", "trail": "trail", "ground": "off the roads"}[how]
     where_ru = {"road": "дорога", "trail": "тропа", "ground": "местность"}[how]
     label = Text(
-        f"{a} → {b}: {km:.3g} km, {where_en}, {RELIEF_TERRAIN_KEY[ra]} → {RELIEF_TERRAIN_KEY[rb]}",
-        f"{a} → {b}: {km:.3g} км, {where_ru}",
+        f"{a} → {b}: {num(km)} km, {where_en}, {RELIEF_TERRAIN_KEY[ra]} → {RELIEF_TERRAIN_KEY[rb]}",
+        f"{a} → {b}: {num(km)} км, {where_ru}",
     )
     with explain(label, rule="table 4", unit="turn") as g:
         if how == "road":
@@ -179,11 +180,8 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
     """Carry out a movement order as far as possible (4.2-4.4, 4.7, 4.12, 9.3)."""
     u = state.unit(order.unit)
     mode = order.mode
-    words = {
-        "forward": ("forward", "поступательно"),
-        "road": ("along roads", "по дорогам"),
-        "withdraw": ("withdrawing", "отход"),
-    }[mode]
+    words = {"forward": ("forward", "поступательно"), "road": ("along roads", "по дорогам"),
+             "withdraw": ("withdrawing", "отход")}[mode]  # fmt: skip
     title = Text(
         f"Move of {u.ref} from {u.cell}, {words[0]}", f"Перемещение {u.ref} из {u.cell}, {words[1]}"
     )
@@ -191,9 +189,10 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
     rule = {"forward": "4.2", "road": "4.1", "withdraw": "4.4"}[mode]
     with explain(title, rule=rule, unit="turn") as ex:
         if u.busy is not None:
+            doing, still = u.busy.label, (turns(u.busy.left), turns(u.busy.left, "ru"))
             why = Text(
-                f"{u.ref} is busy ({u.busy.what}, {u.busy.left:g} turn(s) left): it does not move",
-                f"{u.ref} занята ({u.busy.what}, осталось {u.busy.left:g}): не перемещается",
+                f"{u.ref} is busy ({doing.en}, {still[0]} left): it does not move",
+                f"{u.ref} занята ({doing.ru}, осталось {still[1]}): не перемещается",
             )
             return _unchanged(state, u, order, ex, [Cut(why, "9.3")])
         if u.left <= 0:
@@ -223,9 +222,10 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                 cuts.append(
                     cut(
                         "4.2",
-                        f"{target} lies {angle:.0f}° off the facing; "
-                        f"movement may deviate at most {max_dev:g}°",
-                        f"{target}: отклонение {angle:.0f}° больше допустимых {max_dev:g}°",
+                        f"{target} lies {num(angle)}° off the facing; "
+                        f"movement may deviate at most {num(max_dev)}°",
+                        f"{target}: отклонение {num(angle, 'ru')}° больше допустимых "
+                        f"{num(max_dev, 'ru')}°",
                     )
                 )
                 break
@@ -259,10 +259,10 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                     cuts.append(
                         cut(
                             "table 4",
-                            f"crossing the river from {a} to {b} takes {step:.3g} turns: begun, "
-                            f"{fording[2]:.3g} more to go",
-                            f"переправа из {a} в {b} занимает {step:.3g} хода: начата, "
-                            f"осталось {fording[2]:.3g}",
+                            f"crossing the river from {a} to {b} takes {num(step)} turns: begun, "
+                            f"{num(fording[2])} more to go",
+                            f"переправа из {a} в {b} занимает {num(step, 'ru')} хода: начата, "
+                            f"осталось {num(fording[2], 'ru')}",
                         )
                     )
                     break
@@ -270,10 +270,10 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                     cuts.append(
                         cut(
                             "9.3",
-                            f"the way to {target} costs {cost:.3g} turns, {u.left:.3g} were left: "
+                            f"the way to {target} costs {turns(cost)}, {num(u.left)} were left: "
                             f"stopped at {a}",
-                            f"путь до {target} стоит {cost:.3g} хода, оставалось {u.left:.3g}: "
-                            f"остановлена в {a}",
+                            f"путь до {target} стоит {turns(cost, 'ru')}, оставалось "
+                            f"{num(u.left, 'ru')}: остановлена в {a}",
                         )
                     )
                     break

@@ -16,6 +16,7 @@ from typing import Any
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
+from strategia.core.numbers import turns
 from strategia.engine.capability import at_work
 from strategia.engine.cards import (
     WHAT,
@@ -106,7 +107,7 @@ def form_division(state: GameState, order: FormDivision, rules: RuleSet) -> Done
         ] * (len(units) - 1)
         new, rest = begin(units, cost, plans, "4.10", rules)
         outcome = Text(
-            f"{names} → {into}, {rest:g} more turn(s)", f"{names} → {into}, еще {rest:g}"
+            f"{names} → {into}, {turns(rest)} more", f"{names} → {into}, еще {turns(rest, 'ru')}"
         )
         return started(state.with_units(new), order, ex, cost, outcome)
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from strategia.core.i18n import Text
+from strategia.core.numbers import divisions, num, turns
 from strategia.engine.cards import (
     EPS,
     WHAT,
@@ -44,7 +45,10 @@ def regroup(state: GameState, order: FormCorps | Merge, rules: RuleSet) -> Done:
     on a 1x2 card, 1 to 1.5 divisions together, into one of them: 3 turns (4.10)."""
     units = named_units(state, (order.unit, *order.others), order)
     if isinstance(order, Merge) and (order.into not in (u.ref for u in units) or len(units) < 2):
-        raise OrderError(f"{order}: merge two or more divisions into one of them")
+        raise OrderError(
+            f"{order}: merge two or more divisions into one of them",
+            ru=f"{order}: сливаются две дивизии или больше, в одну из них",
+        )
     names, forming = unit_names(u.ref for u in units), isinstance(order, FormCorps)
     en, ru = ("forming a corps", "сведение в корпус") if forming else ("merging", "слияние")
     with explain(Text(f"{names}: {en}", f"{names}: {ru}"), rule="4.10") as ex:
@@ -72,7 +76,9 @@ def regroup(state: GameState, order: FormCorps | Merge, rules: RuleSet) -> Done:
             rules.value("regrouping", "divisions_to_corps" if forming else "merge_weakened")
         )
         new, rest = begin(units, cost, plans, "4.10", rules)
-        outcome = Text(f"{names}: {en}, {rest:g} more turn(s)", f"{names}: {ru}, еще {rest:g}")
+        outcome = Text(
+            f"{names}: {en}, {turns(rest)} more", f"{names}: {ru}, еще {turns(rest, 'ru')}"
+        )
         return started(state.with_units(new), order, ex, cost, outcome)
 
 
@@ -83,8 +89,8 @@ def _strength(units: Sequence[UnitState], rules: RuleSet) -> Why:
     total = round(sum(u.division.strength for u in units), 9)
     lo, hi = (float(rules.value("regrouping", k)) for k in ("merge_min", "merge_max"))
     record(Text("together", "вместе"), total, unit="div", rule="4.10")
-    en = f"together {total:.3g} divisions: a merge needs {lo:g} to {hi:g}"
-    ru = f"вместе {total:.3g} дивизии: для слияния нужно от {lo:g} до {hi:g}"
+    en = f"together {num(total)} divisions: a merge needs {num(lo)} to {num(hi)}"
+    ru = f"вместе {divisions(total, 'ru')}: для слияния нужно от {num(lo, 'ru')} до {num(hi, 'ru')}"
     return why_if(not lo - EPS <= total <= hi + EPS, en, ru, "4.10")
 
 
@@ -114,7 +120,9 @@ def transfer_regiment(state: GameState, order: TransferRegiment, rules: RuleSet)
         plan = ("regiment-in", str(g), reg.kind.key, reg.strength, "line" if part else "arm")
         busy = Busy(WHAT, max(cost - giver.left, 0.0), plan=plan)
         waits = replace(receiver, spent=1.0, busy=busy)
-        text = Text(f"{reg.kind.ru} ({reg.strength:g}) leaves {g}", f"{reg.kind.ru} выведен из {g}")
+        text = Text(
+            f"{reg.kind.ru} ({num(reg.strength)}) leaves {g}", f"{reg.kind.ru} выведен из {g}"
+        )
         if not d.regiments:
             text = Text(f"{text.en}; {g} has no regiments left", f"{text.ru}; {g} расформирована")
         record(text, None, kind="note", rule="4.11")
@@ -157,7 +165,10 @@ def transfer_division(state: GameState, order: TransferDivision, rules: RuleSet)
     [u] = named_units(state, (order.division,), order)
     members, old, to = [x for x in state if x.corps == order.to], order.unit, order.to
     if to == old or any(state.side_of(x.ref) != state.side_of(u.ref) for x in members):
-        raise OrderError(f"{order}: {to} is not another corps of the same side")
+        raise OrderError(
+            f"{order}: {to} is not another corps of the same side",
+            ru=f"{order}: {to} — не другой корпус той же стороны",
+        )
     with explain(Text(f"{old}: {u.ref} to {to}", f"{old}: {u.ref} в {to}"), rule="4.11") as ex:
         why = inactive_why(rules, "4.11") or busy_why([u])
         why = why or why_if(

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from strategia.core.i18n import Text
+from strategia.core.numbers import num, turns
 from strategia.engine.capability import at_work
 from strategia.engine.cards import EPS, WHAT, Plan, card_length, card_why, pair_length, unit_names
 from strategia.engine.regiments import formed, march_to_join
@@ -41,7 +42,7 @@ def _pool(target: Division, others: Sequence[Division]) -> Division:
         filled, lost = _fill([regs[i].strength for i in idx], pool) if idx else ([], pool)
         for i, s in zip(idx, filled, strict=True):
             regs[i] = replace(regs[i], strength=s)
-        now = ", ".join(f"{s:.3g}" for s in filled) or "—"
+        now = ", ".join(f"{num(s)}" for s in filled) or "—"
         en, ru = f"{kind.ru} pooled into {target}: now {now}", f"{kind.ru} в {target}: теперь {now}"
         record(Text(en, ru), pool, unit="regt", rule="4.10")
         if lost > EPS:
@@ -74,7 +75,10 @@ def out_of_corps(
     card = card_length(len(members) + 1, rules)
     cost = float(rules.value("regrouping", "transfer_in"))
     if members and not card_why([*members, u], card, "4.11"):
-        text = Text(f"{ref} joins {corps}: {cost:g} turn", f"{ref} включается в {corps}: {cost:g}")
+        text = Text(
+            f"{ref} joins {corps}: {turns(cost)}",
+            f"{ref} включается в {corps}: {turns(cost, 'ru')}",
+        )
         return _follow(state, ref, cost, ("division-in", str(corps)), rules), text
     if members:
         then = (WHAT, cost, "division-in", str(corps))
@@ -130,7 +134,9 @@ def _attach(state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet) -> tuple
     u, reg = state.unit(ref), Regiment(RegimentKind.from_key(plan[2]), float(plan[3]))
     d = u.division
     d = replace(d, line=(*d.line, reg)) if plan[4] == "line" else replace(d, arm=(*d.arm, reg))
-    text = Text(f"{reg.kind.ru} ({reg.strength:g}) joins {ref}", f"{reg.kind.ru} включен в {ref}")
+    text = Text(
+        f"{reg.kind.ru} ({num(reg.strength)}) joins {ref}", f"{reg.kind.ru} включен в {ref}"
+    )
     record(text, None, kind="note", rule="4.11")
     return state.with_units([replace(u, division=d)]), text
 
@@ -141,8 +147,8 @@ def _merged(state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet) -> tuple
     division = _pool(target.division, [o.division for o in there])
     gone = unit_names(u.ref for u in there)
     text = Text(
-        f"{ref}: strength {division.strength:.3g}; {gone} leave the map",
-        f"{ref}: численность {division.strength:.3g}; {gone} сняты с карты",
+        f"{ref}: strength {num(division.strength)}; {gone} leave the map",
+        f"{ref}: численность {num(division.strength, 'ru')}; {gone} сняты с карты",
     )
     return state.with_units([replace(target, division=division)], [o.ref for o in there]), text
 
@@ -201,13 +207,14 @@ def complete(
         if (finish := _FINISH.get(b.plan[0])) is None or ref not in state.units:
             continue
         rule = "4.10" if b.plan[0] in ("corps", "merge", "form-division") else "4.11"
-        with explain(Text(f"{ref}: {WHAT} done", f"{ref}: перегруппировка"), rule=rule) as ex:
+        done = Text(f"{ref}: regrouping done", f"{ref}: переформирование закончено")
+        with explain(done, rule=rule) as ex:
             state, outcome = finish(state, ref, b.plan, rules)
         by = state.side_of(ref) if ref in state.units else before_side.get(ref, "")
-        results.append(Result(f"{ref} ({WHAT})", outcome, ex.freeze(), by=by))
+        results.append(Result(f"{ref} ({b.label.ru})", outcome, ex.freeze(), by=by))
     with explain(Text("Corps cards", "Карточки корпусов"), rule="4.9") as ex:
         state, notes = corps_check(state, rules)
     if notes:
         outcome = Text("; ".join(n.en for n in notes), "; ".join(n.ru for n in notes))
-        results.append(Result(f"({WHAT}, 4.9)", outcome, ex.freeze()))  # the mediator's note
+        results.append(Result("(карточки корпусов, 4.9)", outcome, ex.freeze()))  # mediator's note
     return state, results

@@ -27,6 +27,19 @@ from strategia.theatre import terrain
 from strategia.theatre.grid import Grid, grid
 from strategia.theatre.scenario import Scenario
 
+BUSY = {
+    "crossing": Text("crossing a river", "переправа"),
+    "turning": Text("turning", "поворот"),
+    "frontage": Text("changing its frontage", "смена ширины фронта"),
+    "reforming": Text("re-forming", "перестроение"),
+    "march": Text("on the march", "марш"),
+    "transfer": Text("in transit", "переброска"),
+    "recovering": Text("regaining combat capability", "восстановление боеспособности"),
+    "regrouping": Text("regrouping", "переформирование"),
+    "passing": Text("passing a regiment", "передача полка"),
+    "collided": Text("collided", "столкновение"),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Busy:
@@ -38,6 +51,11 @@ class Busy:
     facing: Direction | None = None
     plan: tuple[Any, ...] = ()
     then: tuple[Any, ...] = ()  # the work that follows this one (a march, then joining, 4.11)
+
+    @property
+    def label(self) -> Text:
+        """What the unit is doing, in words."""
+        return BUSY.get(self.what, Text(self.what))
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"what": self.what, "left": self.left}

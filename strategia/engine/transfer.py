@@ -130,21 +130,32 @@ def plan_transfer(
     ds: xr.Dataset, start: Cell, goal: Cell, rules: RuleSet
 ) -> Explained[TransferPlan]:
     """The transfer of a division from city `start` to city `goal` (4.5), with its explanation."""
-    where = f"transfer {start} -> {goal}"
+    where, where_ru = f"transfer {start} -> {goal}", f"переброска {start} → {goal}"
     for cell in (start, goal):
         if not terrain.on_map(ds, cell):
             w, h = terrain.size(ds)
-            raise TransferError(f"{where}: {cell} is off the map, which is {w} x {h}")
+            raise TransferError(
+                f"{where}: {cell} is off the map, which is {w} x {h}",
+                ru=f"{where_ru}: {cell} вне карты (карта {w} x {h})",
+            )
         if ds["settlement"].values[terrain.index(ds, cell)] == 0:
-            raise TransferError(f"{where}: {cell} is not a city")
+            raise TransferError(
+                f"{where}: {cell} is not a city", ru=f"{where_ru}: {cell} — не город"
+            )
     if start == goal:
-        raise TransferError(f"{where}: the start and the goal are the same cell")
+        raise TransferError(
+            f"{where}: the start and the goal are the same cell",
+            ru=f"{where_ru}: откуда и куда — одна клетка",
+        )
     names = {c: n for n, c in terrain.places(ds)}
 
     def name(c: Cell) -> str:
         return f"{names[c]} ({c})" if c in names else str(c)
 
-    with explain(Text(f"Transfer {name(start)} -> {name(goal)}"), rule=RULE, unit="turn") as ex:
+    title = Text(
+        f"Transfer {name(start)} -> {name(goal)}", f"Переброска {name(start)} → {name(goal)}"
+    )
+    with explain(title, rule=RULE, unit="turn") as ex:
         network = _network(rules, ex)
         net = NETWORKS[network]
         steps = np.logical_or.reduce([terrain.route_steps(ds, k, rules.level) for k in network])
@@ -153,7 +164,10 @@ def plan_transfer(
             path, dist = _shortest(ds, steps, float(rules.value("scale", "cell_km")), start, goal)
             if path is None:
                 hint = _hint(ds, rules, start, goal, network)
-                raise TransferError(f"{where}: no {net.en} connects them{hint}")
+                raise TransferError(
+                    f"{where}: no {net.en} connects them{hint}",
+                    ru=f"{where_ru}: их не соединяет {net.ru}",
+                )
             g.step(Text("cells on the route", "клеток на пути"), len(path), rule=RULE)
             g.set(round(float(dist[-1]), 1))
         route = tuple(Cell(int(ds.lon[i]), int(ds.lat[j])) for i, j in path)

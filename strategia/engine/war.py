@@ -38,7 +38,7 @@ def _declare(state: GameState, violator: str, victim: str) -> GameState:
             Text(
                 f"{what}{va.name} crossed into {vi.name}"
                 + (" (a neutral: it joins the war)" if vi.side == "green" else ""),
-                f"{what_ru}{va.name} нарушила границу {vi.name}"
+                f"{what_ru}войска государства «{va.name}» перешли границу государства «{vi.name}»"
                 + (" (нейтральное государство вступает в войну)" if vi.side == "green" else ""),
             ),
             None,

@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from strategia.core.i18n import Text
 
-Value = float | int | str | bool | None
+Value = float | int | str | bool | Text | None  # a Text: a value told in words (a pattern, a key)
 T = TypeVar("T")
 
 _CURRENT: contextvars.ContextVar[_Node | None] = contextvars.ContextVar(
@@ -52,7 +52,9 @@ class Step:
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"label": self.label.to_json(), "kind": self.kind}
-        if self.value is not None:
+        if isinstance(self.value, Text):
+            d["value"] = self.value.to_json()
+        elif self.value is not None:
             d["value"] = self.value
         if self.unit:
             d["unit"] = self.unit
@@ -68,7 +70,7 @@ class Step:
     def from_json(cls, d: dict[str, Any]) -> Step:
         return cls(
             label=Text.of(d["label"]),
-            value=d.get("value"),
+            value=Text.of(d["value"]) if isinstance(d.get("value"), dict) else d.get("value"),
             unit=d.get("unit", ""),
             rule=d.get("rule", ""),
             note=Text.of(d["note"]) if "note" in d else None,

@@ -26,6 +26,7 @@ from strategia.game.scoring import score
 from strategia.game.store import Entry, Journal
 from strategia.notation.orders import Order, parse_order
 from strategia.rules import RuleSet, load_ruleset
+from strategia.rules.kinds import side_name
 from strategia.rules.load import apply_house_text
 from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import format_scenario, load_scenario, parse_scenario
@@ -126,7 +127,10 @@ class Game:
         order = parse_order(text, self.state)
         side = side or self._side_of_order(order)
         if not self.simultaneous and side != self.side:
-            raise GameError(f"{text}: it is {self.side}'s move, not {side}'s (1.7)")
+            raise GameError(
+                f"{text}: it is {self.side}'s move, not {side}'s (1.7)",
+                ru=f"{text}: сейчас ходят {side_name(self.side)}, а не {side_name(side)} (1.7)",
+            )
         if self.simultaneous:
             self.journal.append(
                 "order", {"side": side, "order": order.format("ru"), "queued": True}
@@ -175,31 +179,64 @@ class Game:
     def intervene(self, text: str, cell: Cell | None = None, turns: int | None = None) -> str:
         """A mediator's input (9.4): a note, or weather closing the road at `cell`."""
         self._playing()
+        if cell is not None and not (
+            1 <= cell.lon <= self.state.width and 1 <= cell.lat <= self.state.height
+        ):
+            w, h = self.state.width, self.state.height
+            raise GameError(
+                f"{cell}: off the map, which is {w} x {h}", ru=f"{cell}: вне карты ({w} × {h})"
+            )
         limit = int(self.rules.value("mediator", "intervention_limit_turns"))
         if self.journal.header.get("limit_interventions") and any(
             t > self.state.turn - limit for t, _ in self.interventions
         ):
-            raise GameError(f"the players limited interventions to one in {limit} turns (9.4)")
+            raise GameError(
+                f"the players limited interventions to one in {limit} turns (9.4)",
+                ru=f"игроки ограничили вмешательства: одно за {limit} ходов (9.4)",
+            )
         self.journal.append(
             "intervention", {"text": text, "cell": str(cell) if cell else None, "turns": turns}
         )
         self._intervene(text, cell, turns)
         return text
 
+    def undoable(self) -> Entry | None:
+        """The entry `undo` would take back: the last order or intervention of the current move
+        not taken back yet (None if there is none)."""
+        undone = {int(e.data["of"]) for e in self.journal.entries if e.kind == "undo"}
+        for e in reversed(self.journal.entries):
+            if e.kind in ("end-turn", "game"):
+                return None
+            if e.kind in ("order", "intervention") and e.seq not in undone:
+                return e
+        return None
+
     def undo(self) -> None:
-        """Take back the last order of the current move (levels 1-2)."""
+        """Take back the last order or intervention of the current move (levels 1-2), one after
+        another."""
         self._playing()
-        last = next(
-            (e for e in reversed(self.journal.entries) if e.kind in ("order", "end-turn", "undo")),
-            None,
-        )
-        if last is None or last.kind != "order":
+        last = self.undoable()
+        if last is None:
             raise GameError(
-                "nothing to undo in this move: only the move's last order can be taken back"
+                "nothing to undo in this move: only the move's orders and interventions "
+                "can be taken back",
+                ru="в этом ходе нечего отменять: отменить можно только приказы и вмешательства "
+                "этого хода",
             )
         self.journal.append("undo", {"of": last.seq})
         fresh = Game._from_journal(self.journal)
         self.__dict__.update(fresh.__dict__)
+
+    def intervention_list(self) -> list[dict[str, Any]]:
+        """The interventions in force in the journal: seq, turn, text, cell and turns of each."""
+        undone = {int(e.data["of"]) for e in self.journal.entries if e.kind == "undo"}
+        turn, out = 1, []
+        for e in self.journal.entries:
+            if e.kind == "end-turn":
+                turn = int(e.data.get("turn_after", turn))
+            elif e.kind == "intervention" and e.seq not in undone:
+                out.append({"seq": e.seq, "turn": turn, **e.data})
+        return out
 
     def end_game(self) -> None:
         """The war ends: peace talks (1.5); no more orders."""
@@ -245,7 +282,9 @@ class Game:
 
     def _playing(self) -> None:
         if self.phase == "peace":
-            raise GameError("the game is over: peace talks (1.5)")
+            raise GameError(
+                "the game is over: peace talks (1.5)", ru="игра окончена: мирные переговоры (1.5)"
+            )
 
     def _side_of_order(self, order: Order) -> str:
         refs = [order.unit]
@@ -255,7 +294,9 @@ class Game:
         members = [u for u in self.state.units.values() if u.corps == order.unit]
         if members:
             return self.state.side_of(members[0].ref)
-        raise OrderError(f"{order}: {order.unit} is not on the map")
+        raise OrderError(
+            f"{order}: {order.unit} is not on the map", ru=f"{order}: {order.unit} нет на карте"
+        )
 
     def _end_turn(self, state: GameState, side: str) -> tuple[GameState, str, list[Result]]:
         rules = self.rules
@@ -329,11 +370,12 @@ class Game:
             if t != turn:
                 turn = t
                 lines.append(f"\n{words[0]} {t}")
-            who = f"{side}: " if side else ""
+            who = f"{side_name(side, lang, capital=True)}: " if side else ""
             lines.append(f"  {who}{r.order}  →  {r.outcome(lang)}")
         for a in self.answers:
             lines.append(
-                f"  [{words[2]}, {a['side']}, {a['turn']}] {a['question']}  →  {_answer(a, lang)}"
+                f"  [{words[2]}, {side_name(a['side'], lang)}, {a['turn']}] {a['question']}"
+                f"  →  {_answer(a, lang)}"
             )
         for t, text in self.interventions:
             lines.append(f"  [{words[4]}, {t}] {text}")

@@ -18,6 +18,7 @@ import numpy as np
 from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
+from strategia.core.numbers import num, pct, quantity
 from strategia.core.vocab import norm
 from strategia.engine.state import GameState, UnitState
 from strategia.explain.trace import Explained, explain, record
@@ -27,7 +28,7 @@ from strategia.notation.refs import (
     UnitRef,
 )
 from strategia.rules import RuleSet
-from strategia.rules.kinds import DivisionKind, Side
+from strategia.rules.kinds import DivisionKind, Side, side_name
 from strategia.theatre import terrain
 
 _ARMS = tuple(k for k in DivisionKind if k is not DivisionKind.FORTRESS)
@@ -121,7 +122,9 @@ def _place_cells(state: GameState, q: Question) -> tuple[Cell, ...]:
         return q.cells
     cells = tuple(c for n, c in terrain.places(state.theatre) if norm(n) == norm(q.place))
     if not cells:
-        raise ReconError(f"{q}: no place {q.place!r} on the map")
+        raise ReconError(
+            f"{q}: no place {q.place!r} on the map", ru=f"{q}: на карте нет места «{q.place}»"
+        )
     return cells
 
 
@@ -137,13 +140,18 @@ def true_answer(state: GameState, asker_side: str, q: Question) -> AnswerValue:
         assert q.unit is not None
         owner = _owner(state, q.unit)
         if owner is None:
-            raise ReconError(f"{q}: there is no {q.unit} in the game")
+            raise ReconError(
+                f"{q}: there is no {q.unit} in the game", ru=f"{q}: в игре нет {q.unit}"
+            )
         if owner not in enemies:
-            raise ReconError(f"{q}: {q.unit} is not an enemy unit; ask about the enemy (8.3)")
+            raise ReconError(
+                f"{q}: {q.unit} is not an enemy unit; ask about the enemy (8.3)",
+                ru=f"{q}: {q.unit} — не часть противника; спрашивают о противнике (8.3)",
+            )
         return tuple(dict.fromkeys(c for u in _members(state, q.unit) for c in u.cells))
     problem = q.feature and feature_problem(state.theatre, q.feature, q.cells[0])
     if problem:
-        raise ReconError(f"{q}: {problem}")
+        raise ReconError(f"{q}: {problem}", ru=f"{q}: {_problem_ru(problem)}")
     seen = {u.ref: u for c in _place_cells(state, q) for u in state.occupants(c)}
     units = [u for u in seen.values() if u.owner in enemies]
     if q.kind in ("presence", "place"):
@@ -288,19 +296,28 @@ def ask(
     """
     side = Side.parse(side).key
     if q.side and Side.parse(q.side).key != side:
-        raise ReconError(f"{q}: asked by {q.side}, not {side}")
+        raise ReconError(
+            f"{q}: asked by {q.side}, not {side}",
+            ru=f"{q}: спрашивают {side_name(q.side)}, а не {side_name(side)}",
+        )
     q, turn = replace(q, side=side), state.turn
     own = [p for p in map(_past, history) if p[0] == side]
     with explain(Text(f"reconnaissance: {q.format('en')}", f"разведка: {q}"), rule="8.3") as tr:
         if not state.at_war:
-            raise ReconError(f"{q}: turn {turn}, no war yet; reconnaissance begins with it (8.3)")
+            raise ReconError(
+                f"{q}: turn {turn}, no war yet; reconnaissance begins with it (8.3)",
+                ru=f"{q}: ход {turn}, войны еще нет; разведка начинается с войной (8.3)",
+            )
         price = cost(q, rules)
         b = budget(state, side, rules, history)
         _note("questions left", "осталось вопросов", b.left, "q")
         if price > b.left + 1e-9:
             raise ReconError(
-                f"{q}: costs {price:g} questions; {side} has {b.left:g} left of the "
-                f"{b.allowance:g} granted by turn {turn} (8.3)"
+                f"{q}: costs {num(price)} questions; {side} has {num(b.left)} left of the "
+                f"{num(b.allowance)} granted by turn {turn} (8.3)",
+                ru=f"{q}: стоит {quantity(price, 'q', 'ru')}; у {side_name(side, 'ru', 'gen')} "
+                f"осталось {num(b.left, 'ru')} из {num(b.allowance, 'ru')}, "
+                f"данных к ходу {turn} (8.3)",
             )
         _note("left after this question", "останется после вопроса", b.left - price, "q")
         res = resource_cost(rules)
@@ -325,7 +342,9 @@ def ask(
             elif lie and not allowed:
                 raise ReconError(
                     f"{q}: a false answer would make {false_so_far + 1} of {n + 1} answers "
-                    f"false, more than {share:.0%} (8.3)"
+                    f"false, more than {share:.0%} (8.3)",
+                    ru=f"{q}: с ложным ответом ложных было бы {false_so_far + 1} из {n + 1}, "
+                    f"больше {pct(share, 'ru')} (8.3)",
                 )
             else:
                 _note("the mediator's choice: false", "решение посредника: ложный", lie)
@@ -333,7 +352,10 @@ def ask(
             value = _false(state, _enemies(state, side), q, truth, rng) if lying else truth
             if value is None:
                 if lie:
-                    raise ReconError(f"{q}: no plausible false answer to give")
+                    raise ReconError(
+                        f"{q}: no plausible false answer to give",
+                        ru=f"{q}: правдоподобного ложного ответа нет",
+                    )
                 _note("no plausible false answer: the truth", "ложного ответа нет: правда", None)
                 value, lying = truth, False
             draw.set(lying)
@@ -344,3 +366,17 @@ def ask(
         truth_text = answer_text(state, q, truth)
         answer = Answer(q, text, value, not lying, truth_text, truth, price, res, turn)
         return tr.explained(answer)
+
+
+_FEATURES_RU = {"fortress": "крепости", "city": "города", "bridge": "моста", "road": "дороги",
+                "pass": "перевала"}  # fmt: skip
+
+
+def _problem_ru(problem: str) -> str:
+    """`feature_problem`'s words in Russian."""
+    words = problem.split()
+    if problem.endswith("is off the map"):
+        return f"{words[0]} вне карты"
+    if words[0] == "no" and len(words) == 4:
+        return f"в {words[3]} нет {_FEATURES_RU.get(words[1], words[1])}"
+    return problem

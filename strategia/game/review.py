@@ -14,6 +14,7 @@ from strategia.core.i18n import Text
 from strategia.engine.result import Result
 from strategia.explain.trace import Explained, explain
 from strategia.rules import RuleSet
+from strategia.rules.kinds import side_name
 
 Recorded = tuple[int, int, str, Result]  # journal entry, turn, side, the result
 
@@ -28,7 +29,9 @@ def review(results: Sequence[Recorded], rules: RuleSet) -> dict[str, Explained[f
     sides = {side for _, _, side, _ in results if side}
     for side in sorted(sides):
         with explain(
-            Text(f"Penalties of {side}", f"Штрафы стороны {side}"), rule="9.3", unit="pts"
+            Text(f"Penalties of {side_name(side, 'en')}", f"Штрафы {side_name(side, 'ru', 'gen')}"),
+            rule="9.3",
+            unit="pts",
         ) as ex:
             total = 0.0
             for seq, turn, s, r in results:

@@ -11,6 +11,7 @@ from strategia.core.i18n import Text
 from strategia.engine.state import GameState
 from strategia.explain.trace import Explained, explain
 from strategia.rules import RuleSet
+from strategia.rules.kinds import side_name
 from strategia.theatre import terrain
 
 
@@ -52,7 +53,11 @@ def score(
     """A side's score with its breakdown: the balance of forces against the sides it is at war
     with (a neutral scores nothing for other sides' battles), their ground it holds, and the
     penalties of 9.3."""
-    with explain(Text(f"Score of {side}", f"Очки стороны {side}"), rule="1.1", unit="pts") as ex:
+    with explain(
+        Text(f"Score of {side_name(side, 'en')}", f"Очки {side_name(side, 'ru', 'gen')}"),
+        rule="1.1",
+        unit="pts",
+    ) as ex:
         enemies = enemies_at_war(now, side)
         with explain(Text("balance of forces", "соотношение сил"), rule="1.1", unit="pts") as g:
             own_lost = strength_of(start, side, rules) - strength_of(now, side, rules)
@@ -64,7 +69,10 @@ def score(
                 lost = strength_of(start, e, rules) - strength_of(now, e, rules)
                 enemy_lost += lost
                 g.step(
-                    Text(f"rating of {e} destroyed", f"уничтожено рейтинга стороны {e}"),
+                    Text(
+                        f"rating of {side_name(e, 'en')} destroyed",
+                        f"уничтожено рейтинга {side_name(e, 'ru', 'gen')}",
+                    ),
                     round(lost, 4),
                     rule="9.6",
                 )

@@ -82,6 +82,48 @@ class Form:
                 out += f" {by_type.get(item.type, '?')}"
         return out.strip()
 
+    def slots(self) -> tuple[tuple[str, str, bool], ...]:
+        """Every slot of the form: (its fields joined by '+', its type, whether optional)."""
+
+        def walk(items: Iterable[Item], optional: bool) -> Iterator[tuple[str, str, bool]]:
+            for i in items:
+                if isinstance(i, Slot):
+                    yield "+".join(i.fields), i.type, optional
+                elif isinstance(i, Group):
+                    yield from walk(i.items, True)
+
+        return tuple(walk(compile_template(self.ru), False))
+
+    def write(self, lang: Lang, by_field: Mapping[str, str]) -> str:
+        """The form in `lang` with each slot written as `by_field` gives for its fields (`?` for a
+        required one it leaves out; an optional group only where a field of it is given; a flag
+        where its value is non-empty): the text an order form builds."""
+
+        def given(items: Iterable[Item]) -> bool:
+            return any(
+                (isinstance(i, Slot) and by_field.get("+".join(i.fields), "").strip())
+                or (isinstance(i, Group) and given(i.items))
+                for i in items
+            )
+
+        def walk(items: Iterable[Item]) -> str:
+            out = ""
+            for item in items:
+                if isinstance(item, Phrase):
+                    word = item.write()
+                    out += word if word[0] in ":;," else f" {word}"
+                elif isinstance(item, Slot):
+                    value = by_field.get("+".join(item.fields), "").strip()
+                    if item.type.startswith("flag="):
+                        out += f" {phrase(item.type[5:]).write()}" if value else ""
+                    else:
+                        out += f" {value or '?'}"
+                elif given(item.items):
+                    out += walk(item.items)
+            return out
+
+        return walk(compile_template(self.ru if lang == "ru" else self.en)).strip()
+
     def verbs(self, lang: Lang) -> str:
         """The form's own words as written, for the list of what an order may be."""
         items = compile_template(self.ru if lang == "ru" else self.en)

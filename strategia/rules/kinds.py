@@ -6,7 +6,7 @@ Unit abbreviations stay Russian in both languages, as the seeds write them (`с.
 
 from __future__ import annotations
 
-from strategia.core.i18n import Text
+from strategia.core.i18n import Lang, Text
 from strategia.core.vocab import Kind
 
 
@@ -17,6 +17,36 @@ class Side(Kind):
     BLUE = ("blue", "синие", "Blue", "с", "b")
     GREEN = ("green", "зеленые", "Green", "з", "g")
     BLACK = ("black", "черные", "Black", "ч", "k")
+
+
+# A side's name in the cases a sentence needs: (nominative, genitive, dative), and in English.
+_SIDE_FORMS = {
+    "red": (("красные", "красных", "красным"), "Red"),
+    "blue": (("синие", "синих", "синим"), "Blue"),
+    "green": (("зеленые", "зеленых", "зеленым"), "Green"),
+    "black": (("черные", "черных", "черным"), "Black"),
+}
+_CASES = {"nom": 0, "gen": 1, "dat": 2}
+
+
+def side_name(side: str, lang: Lang = "ru", case: str = "nom", capital: bool = False) -> str:
+    """A side as a sentence names it: «ходят красные», «очки синих», «Red»; the mediator too.
+    An unknown side is written as given."""
+    if side == "mediator":
+        ru = ("посредник", "посредника", "посреднику")[_CASES[case]]
+        return (ru.capitalize() if capital else ru) if lang == "ru" else "the mediator"
+    if side not in _SIDE_FORMS:
+        return side
+    forms, en = _SIDE_FORMS[side]
+    if lang != "ru":
+        return en
+    word = forms[_CASES[case]]
+    return word.capitalize() if capital else word
+
+
+def side_text(side: str, case: str = "nom", capital: bool = False) -> Text:
+    """`side_name` in both languages."""
+    return Text(side_name(side, "en", case, capital), side_name(side, "ru", case, capital))
 
 
 class Terrain(Kind):
@@ -51,6 +81,21 @@ class Facing(Kind):
     FLANK90 = ("flank90", "фланг 90", "flank 90", "f90")
     FLANK135 = ("flank135", "фланг 135", "flank 135", "f135")
     REAR = ("rear", "тыл", "rear")
+
+
+_BLOW_ON = {
+    "front": ("in the front", "во фронт"),
+    "flank45": ("in the flank (45°)", "во фланг (45°)"),
+    "flank90": ("in the flank (90°)", "во фланг (90°)"),
+    "flank135": ("in the flank (135°)", "во фланг (135°)"),
+    "rear": ("in the rear", "в тыл"),
+}
+
+
+def blow_on(facing: str, lang: Lang = "ru") -> str:
+    """Where a blow lands, as a sentence says it: «во фронт», «во фланг (90°)», «в тыл»."""
+    en, ru = _BLOW_ON.get(facing, (facing, facing))
+    return ru if lang == "ru" else en
 
 
 class RegimentsFacing(Kind):

@@ -10,17 +10,20 @@ from typing import Any
 from strategia.core.errors import Problem, RuleDataError
 from strategia.core.i18n import Text
 from strategia.core.vocab import norm
-from strategia.explain.render import name_values, rule_text
 from strategia.rules.kinds import RegimentKind
 from strategia.rules.model import VALUE, VOCABS, Entry, Override, Param, RuleSet
-from strategia.rules.schema import TYPES, check_value, pattern_text
+from strategia.rules.schema import TYPES, check_value
 
 _ENTRY_KEYS = {
-    "rule", "level", "title", "shape", "type", "unit", "note", "source", "columns", "rows",
+    "rule", "level", "title", "shape", "type", "unit", "note", "note_ru", "source", "source_ru",
+    "columns", "rows",
     "params", "rows_vocab", "columns_vocab", "row_labels", "column_labels", "row_levels",
     "row_types", "row_units", "min", "max",
 }  # fmt: skip
-_CELL_KEYS = {"value", "reconstructed", "note", "level", "unit", "label", "rule"}
+_CELL_KEYS = {
+    "value", "reconstructed", "reconstructed_ru", "note", "note_ru", "level", "unit", "label",
+    "rule",
+}  # fmt: skip
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -49,35 +52,12 @@ def load_ruleset_file(path: Path) -> RuleSet:
             entries[key] = entry
     if problems:
         raise RuleDataError(str(path), problems)
-    name_values(_value_names(entries))
     return RuleSet(
         name=str(meta.get("name", path.stem)),
         title=Text.of(meta.get("title", path.stem)),
         entries=entries,
         sources=(str(path),),
     )
-
-
-def _value_names(entries: dict[str, Entry]) -> dict[str, Text]:
-    """Cells a reader reads in words: a formation pattern ("line=D S* arm=D": «линейные полки:
-    ближний — непосредственно...»), a text cell that points at another entry's column
-    ("linear_ratings.flank90": «таблица 9-1, фланг 90»)."""
-    out: dict[str, Text] = {}
-    for e in entries.values():
-        if e.type == "pattern":
-            out |= {str(p.value): pattern_text(str(p.value)) for p in e.params()}
-        if e.type != "text":
-            continue
-        for p in e.params():
-            target, _, column = str(p.value).partition(".")
-            if target in entries and column in entries[target].columns:
-                t = entries[target]
-                col = t.column_label(column)
-                out[str(p.value)] = Text(
-                    f"{rule_text(t.rule, 'en')}, {col('en')}",
-                    f"{rule_text(t.rule, 'ru')}, {col('ru')}",
-                )
-    return out
 
 
 def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:
@@ -154,7 +134,9 @@ def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:
                 unit=str(meta.get("unit", raw.get("row_units", {}).get(row, raw.get("unit", "")))),
                 label=Text.of(meta["label"]) if "label" in meta else None,
                 reconstructed=meta.get("reconstructed"),
+                reconstructed_ru=meta.get("reconstructed_ru"),
                 note=meta.get("note"),
+                note_ru=meta.get("note_ru"),
             )
     return Entry(
         key=key,
@@ -167,7 +149,9 @@ def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:
         rows=rows,
         unit=str(raw.get("unit", "")),
         note=str(raw.get("note", "")),
+        note_ru=str(raw.get("note_ru", "")),
         source=str(raw.get("source", "")),
+        source_ru=str(raw.get("source_ru", "")),
         rows_vocab=str(raw.get("rows_vocab", "")),
         columns_vocab=str(raw.get("columns_vocab", "")),
         row_labels=_labels(raw.get("row_labels")),

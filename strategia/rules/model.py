@@ -13,10 +13,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from strategia.core.errors import InactiveRuleError, UnknownNameError
-from strategia.core.i18n import Text
+from strategia.core.i18n import Lang, Text
 from strategia.core.vocab import Kind
-from strategia.explain.trace import Step, attach, tracing
-from strategia.rules.kinds import DivisionKind, Facing, RegimentKind, Terrain
+from strategia.explain.render import fmt, rule_label
+from strategia.explain.trace import Step, Value, attach, tracing
+from strategia.rules.kinds import DivisionKind, Facing, RegimentKind, Side, Terrain
+from strategia.rules.schema import pattern_text
 
 VOCABS: dict[str, type[Kind]] = {
     "division": DivisionKind,
@@ -52,6 +54,19 @@ class Param:
     reconstructed: str | None = None
     note: str | None = None
     overridden: Override | None = None
+    reconstructed_ru: str | None = None  # the reason in Russian
+    note_ru: str | None = None
+
+    def remark(self, lang: Lang = "en") -> str:
+        """The cell's note in `lang` (English where no Russian is given)."""
+        return (self.note_ru or self.note or "") if lang == "ru" else (self.note or "")
+
+    @property
+    def why(self) -> Text | None:
+        """Why the value is reconstructed, in both languages (None: the seeds give it)."""
+        if not self.reconstructed:
+            return None
+        return Text(self.reconstructed, self.reconstructed_ru or self.reconstructed)
 
     @property
     def key(self) -> str:
@@ -68,6 +83,8 @@ class Param:
             d["label"] = self.label.to_json()
         if self.reconstructed:
             d["reconstructed"] = self.reconstructed
+        if self.reconstructed_ru:
+            d["reconstructed_ru"] = self.reconstructed_ru
         if self.note:
             d["note"] = self.note
         if self.overridden is not None:
@@ -100,6 +117,16 @@ class Entry:
     column_labels: dict[str, Text] = field(default_factory=dict)
     minimum: float | None = None
     maximum: float | None = None
+    note_ru: str = ""
+    source_ru: str = ""
+
+    def remark(self, lang: Lang = "en") -> str:
+        """The entry's note in `lang`."""
+        return (self.note_ru or self.note) if lang == "ru" else self.note
+
+    def origin(self, lang: Lang = "en") -> str:
+        """Where the entry's numbers come from, in `lang`."""
+        return (self.source_ru or self.source) if lang == "ru" else self.source
 
     def row_label(self, row: str) -> Text:
         if row in self.row_labels:
@@ -177,13 +204,14 @@ class RuleSet:
             steps = self.__dict__.setdefault("_lookup_steps", {})
             key = (entry, row, column)
             step = steps.get(key)
-            if step is None or step.value != p.value:
+            if step is None:  # a lookup's step is built once: a ruleset does not change
                 e = self.entries[entry]
                 label = e.row_label(row)
                 if column != VALUE:
                     col = e.column_label(column)
                     label = Text(f"{label.en}, {col.en}", f"{label('ru')}, {col('ru')}")
-                step = Step(label, p.value, p.unit, p.rule, annotation(p), "lookup")
+                shown = told(p, self)
+                step = Step(label, shown, p.unit, p.rule, annotation(p), "lookup")
                 steps[key] = step
             attach(step)
         return p.value
@@ -210,12 +238,68 @@ def annotation(p: Param) -> Text | None:
     """The remark a lookup carries: reconstructed and/or overridden by a house rule."""
     parts_en: list[str] = []
     parts_ru: list[str] = []
-    if p.reconstructed:
-        parts_en.append(f"reconstructed: {p.reconstructed}")
-        parts_ru.append(f"восстановлено: {p.reconstructed}")
+    if p.why is not None:
+        parts_en.append(f"reconstructed: {p.why.en}")
+        parts_ru.append(f"восстановлено: {p.why.ru}")
     if p.overridden is not None:
-        parts_en.append(f"house rule {p.overridden.source}, was {p.overridden.previous!r}")
-        parts_ru.append(f"изменено ({p.overridden.source}), было {p.overridden.previous!r}")
+        was = p.overridden.previous
+        parts_en.append(f"house rule {p.overridden.source}, was {fmt(was)}")
+        parts_ru.append(f"изменено правилами игры ({p.overridden.source}), было {fmt(was, 'ru')}")
     if not parts_en:
         return None
     return Text("; ".join(parts_en), "; ".join(parts_ru))
+
+
+# Words of the rule data that are values, as a reader is told them.
+WORDS: dict[str, Text] = {
+    "trails": Text("along trails only", "только по тропам"),
+    "impassable": Text("impassable", "непроходимо"),
+    "weighted": Text("weighted by each blow's strength", "по доле силы каждого удара"),
+    "weakest": Text("the weakest side's rating", "рейтинг самой слабой стороны"),
+    "strikes": Text("strikes", "удары артиллерии"),
+    "moves": Text("moves", "движение"),
+    "attacks": Text("attacks", "атаки"),
+}
+
+
+def told(p: Param, rules: RuleSet | None = None) -> Value:
+    """A parameter's value as an explanation shows it: numbers and flags as they are; patterns,
+    regiment lists, references to other tables and words of the data in words (a Text)."""
+    v = p.value
+    if isinstance(v, bool | int | float):
+        return v
+    if p.type == "pattern" and isinstance(v, str):
+        return pattern_text(v)
+    if isinstance(v, list):
+        names = [_regiment(x) for x in v]
+        return Text(", ".join(n.en for n in names), ", ".join(n.ru for n in names))
+    if isinstance(v, str):
+        return _word(v, rules)
+    return str(v)
+
+
+def _regiment(key: object) -> Text:
+    for k in RegimentKind:
+        if k.key == key:
+            return Text(k.en, k.ru)
+    return Text(str(key))
+
+
+def _word(v: str, rules: RuleSet | None) -> Text:
+    if v in WORDS:
+        return WORDS[v]
+    for side in Side:
+        if side.key == v:
+            return side.text
+    entry, _, column = v.partition(".")
+    if rules is not None and column and entry in rules.entries:
+        e = rules.entries[entry]
+        col = e.column_label(column)
+        return Text(
+            f"{rule_label(e.rule)} ({e.title.en}), {col.en}",
+            f"{rule_label(e.rule, 'ru')} ({e.title.ru}), {col.ru}",
+        )
+    words = [WORDS.get(w) for w in v.split()]
+    if len(words) > 1 and all(words):
+        return Text(", ".join(w.en for w in words if w), ", ".join(w.ru for w in words if w))
+    return Text(v)

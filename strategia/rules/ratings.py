@@ -14,9 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from strategia.core.i18n import Text
+from strategia.core.numbers import num
+from strategia.explain.render import rule_label
 from strategia.explain.trace import Explained, Trace, explain, quiet, record
 from strategia.rules import RuleSet
-from strategia.rules.kinds import Facing, Formation, RegimentKind, RegimentsFacing, Role
+from strategia.rules.kinds import Facing, Formation, RegimentKind, RegimentsFacing, Role, blow_on
 from strategia.rules.schema import parse_pattern
 from strategia.rules.units import Division, Regiment, composition, new_division
 
@@ -128,9 +130,7 @@ def rating(
     """The division's rating against a blow on `facing`, with its breakdown (9.6)."""
     title = Text(
         f"Rating of {division} against a blow on the {facing.en}",
-        f"Рейтинг {division}: удар во {facing.ru}"
-        if facing is Facing.FRONT
-        else f"Рейтинг {division}: удар в {facing.ru}",
+        f"Рейтинг {division}: удар {blow_on(facing.key, 'ru')}",
     )
     with explain(title, rule="9.6") as ex:
         if rules.level < 2:
@@ -159,9 +159,9 @@ def rating(
             ex.step(
                 Text(
                     f"{len(division.regiments)} of its {len(whole.regiments)} regiments: "
-                    f"the whole division at full strength derives {full:g}",
+                    f"the whole division at full strength derives {num(full)}",
                     f"полков {len(division.regiments)} из {len(whole.regiments)}: "
-                    f"вся дивизия полной численности — {full:g}",
+                    f"вся дивизия полной численности — {num(full, 'ru')}",
                 ),
                 kind="note",
                 rule="9.6",
@@ -215,9 +215,9 @@ def _contribution(
         group
     ]
     label = Text(
-        f"{reg.kind.ru} ({where} {index + 1}, {role.en}): rating × strength {reg.strength:g}",
+        f"{reg.kind.ru} ({where} {index + 1}, {role.en}): rating × strength {num(reg.strength)}",
         f"{reg.kind.ru} ({where_ru} {index + 1}, {role.ru}): "
-        f"рейтинг × численность {reg.strength:g}",
+        f"рейтинг × численность {num(reg.strength, 'ru')}",
     )
     with explain(label, rule="table 7") as g:
         per_unit = _line_rating(reg.kind, role, rules, division, group, cap)
@@ -242,7 +242,8 @@ def _calibrate(
         ex.step(
             Text(
                 f"{entry.rule} has no row for {division.kind.ru}: the derivation is the rating",
-                f"в {entry.rule} нет строки {division.kind.ru}: рейтинг равен выведенному",
+                f"в {rule_label(entry.rule, 'ru')} нет строки {division.kind.ru}: "
+                "рейтинг равен выведенному",
             ),
             kind="note",
             rule=entry.rule,
@@ -252,10 +253,10 @@ def _calibrate(
     if abs(printed - full) > 1e-9:
         ex.step(
             Text(
-                f"{entry.rule} prints {printed:g} where the derivation at full strength gives "
-                f"{full:g}: the printed value stands",
-                f"{entry.rule} дает {printed:g}, вывод по полкам при полной численности — "
-                f"{full:g}: действует таблица",
+                f"{entry.rule} prints {num(printed)} where the derivation at full strength gives "
+                f"{num(full)}: the printed value stands",
+                f"{rule_label(entry.rule, 'ru')} дает {num(printed, 'ru')}, вывод по полкам при "
+                f"полной численности — {num(full, 'ru')}: действует таблица",
             ),
             kind="note",
             rule=entry.rule,
@@ -293,8 +294,8 @@ def support_rating(division: Division, rules: RuleSet) -> Explained[float]:
             if not rules.value("regiment_classes", reg.kind.key, "artillery"):
                 continue
             label = Text(
-                f"{reg.kind.ru}: support rating × strength {reg.strength:g}",
-                f"{reg.kind.ru}: рейтинг поддержки × численность {reg.strength:g}",
+                f"{reg.kind.ru}: support rating × strength {num(reg.strength)}",
+                f"{reg.kind.ru}: рейтинг поддержки × численность {num(reg.strength, 'ru')}",
             )
             with explain(label, rule="table 7") as g:
                 per_unit = regiment_rating(reg.kind, Role.SUPPORT, rules, division)
@@ -308,9 +309,10 @@ def support_rating(division: Division, rules: RuleSet) -> Explained[float]:
             if abs(printed - full) > 1e-9:
                 ex.step(
                     Text(
-                        f"table 8 prints {printed:g}, the derivation gives {full:g}: "
+                        f"table 8 prints {num(printed)}, the derivation gives {num(full)}: "
                         "the printed value stands",
-                        f"таблица 8 дает {printed:g}, вывод — {full:g}: действует таблица",
+                        f"таблица 8 дает {num(printed, 'ru')}, вывод — {num(full, 'ru')}: "
+                        "действует таблица",
                     ),
                     kind="note",
                     rule="table 8",

@@ -8,12 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from strategia.core.i18n import Lang, Text
-from strategia.explain.render import fmt, rule_text, unit_text
+from strategia.core.numbers import quantity, unit_word
+from strategia.explain.render import fmt, rule_label
 from strategia.rules.kinds import RegimentKind
-from strategia.rules.model import VALUE, Entry, Param, RuleSet
+from strategia.rules.model import VALUE, Entry, Param, RuleSet, told
 
 RECONSTRUCTED = "[r]"
 OVERRIDDEN = "[h]"
+MARKS = {"en": (RECONSTRUCTED, OVERRIDDEN), "ru": ("[в]", "[и]")}
 
 _WORDS = {
     "sheet": Text("rules sheet", "лист правил"),
@@ -21,7 +23,7 @@ _WORDS = {
     "house": Text("house rules", "изменения правил"),
     "marks": Text(
         "[r] reconstructed: the seeds give no value   [h] changed by a house rule (0.3)",
-        "[r] восстановлено: в правилах нет значения   [h] изменено по соглашению игроков (0.3)",
+        "[в] восстановлено: в правилах нет значения   [и] изменено по соглашению игроков (0.3)",
     ),
     "source": Text("source", "источник"),
     "was": Text("was", "было"),
@@ -29,20 +31,24 @@ _WORDS = {
 }
 
 
-def _cell_text(p: Param, lang: Lang = "en") -> str:
+def _cell_text(p: Param, lang: Lang = "en", rules: RuleSet | None = None) -> str:
     v = p.value
     if isinstance(v, list):
         names = [RegimentKind.from_key(k).ru if p.type == "regiments" else str(k) for k in v]
         text = ", ".join(names) if names else "—"
     elif isinstance(v, float | int | bool):
         text = fmt(v, lang)
+        if p.unit and p.column == VALUE and p.unit not in ("", "×") and not isinstance(v, bool):
+            text = quantity(v, p.unit, lang, digits=4)
     else:
-        text = str(v)
-    if p.unit and p.column == VALUE and p.unit not in ("", "×"):
-        text += f" {unit_text(p.unit, v, lang)}"
-    elif p.unit == "×":
+        shown = told(p, rules)
+        text = shown(lang) if isinstance(shown, Text) else str(shown)
+        if lang == "en" and p.type == "pattern":
+            text = str(v)
+    if p.unit == "×":
         text = "×" + text
-    return text + (RECONSTRUCTED if p.reconstructed else "") + (OVERRIDDEN if p.overridden else "")
+    r, h = MARKS[lang]
+    return text + (r if p.reconstructed else "") + (h if p.overridden else "")
 
 
 def _visible_rows(e: Entry, level: int) -> list[str]:
@@ -62,15 +68,16 @@ def _footnotes(e: Entry, rows: list[str], lang: Lang) -> list[str]:
             where = e.row_label(r)(lang) + (
                 "" if p.column == VALUE else f" / {e.column_label(p.column)(lang)}"
             )
-            if p.reconstructed:
-                notes.append(f"    {RECONSTRUCTED} {where}: {p.reconstructed}")
+            r, h = MARKS[lang]
+            if p.why is not None:
+                notes.append(f"    {r} {where}: {p.why(lang)}")
             if p.overridden:
                 was = _WORDS["was"](lang)
                 o = p.overridden
                 extra = f"; {o.note}" if o.note else ""
-                notes.append(f"    {OVERRIDDEN} {where}: {o.source}, {was} {o.previous!r}{extra}")
+                notes.append(f"    {h} {where}: {o.source}, {was} {fmt(o.previous, lang)}{extra}")
             if p.note:
-                notes.append(f"    - {where}: {p.note}")
+                notes.append(f"    - {where}: {p.remark(lang)}")
     return notes
 
 
@@ -85,25 +92,25 @@ def sheet_text(rules: RuleSet, lang: Lang = "en") -> str:
     for e in entries_in_effect(rules):
         rows = _visible_rows(e, rules.level)
         out.append("")
-        key = f"{_WORDS['key'](lang)} {e.key}"
-        head = f"{rule_text(e.rule, lang)}. {e.title(lang)}  ({level_word} {e.level}; {key})"
-        out.append(head)
+        key = _WORDS["key"](lang)
+        rid = rule_label(e.rule, lang)
+        out.append(f"{rid}. {e.title(lang)}  ({level_word} {e.level}; {key} `{e.key}`)")
         if e.source:
-            out.append(f"    {_WORDS['source'](lang)}: {e.source}")
+            out.append(f"    {_WORDS['source'](lang)}: {e.origin(lang)}")
         if e.note:
-            out.append(f"    {e.note}")
+            out.append(f"    {e.remark(lang)}")
         labels = [e.row_label(r)(lang) for r in rows]
         width = max((len(lab) for lab in labels), default=0) + 2
         if e.shape == "params":
             for r, lab in zip(rows, labels, strict=True):
                 p = e.rows[r][VALUE]
-                rid = f" [{rule_text(p.rule, lang)}]" if p.rule != e.rule else ""
-                out.append(f"    {(lab + rid).ljust(width + 8, '.')} {_cell_text(p, lang)}")
+                rid = f" [{rule_label(p.rule, lang)}]" if p.rule != e.rule else ""
+                out.append(f"    {(lab + rid).ljust(width + 8, '.')} {_cell_text(p, lang, rules)}")
         else:
             cols = [c for c in e.columns if any(e.rows[r].get(c) for r in rows)]
             grid = [
                 [
-                    _cell_text(e.rows[r][c], lang)
+                    _cell_text(e.rows[r][c], lang, rules)
                     if c in e.rows[r] and e.rows[r][c].level <= rules.level
                     else "—"
                     for c in cols
@@ -112,7 +119,7 @@ def sheet_text(rules: RuleSet, lang: Lang = "en") -> str:
             ]
             heads = [e.column_label(c)(lang) for c in cols]
             widths = [max([len(h)] + [len(g[i]) for g in grid]) + 2 for i, h in enumerate(heads)]
-            unit = f"({e.unit})" if e.unit else ""
+            unit = f"({unit_word(e.unit, 2, lang)})" if e.unit else ""
             out.append(
                 "    "
                 + unit.ljust(width)

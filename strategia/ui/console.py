@@ -1,13 +1,13 @@
 """The mediator's console: a game, its map and its panels, in one ipywidgets box.
 
-The console holds the game and the viewer's choices (whose view, which unit is selected); each
-action is a method that calls the game (and so the engine) and redraws from what it returns, so
-the tests drive the same methods the buttons do.
+The console holds the game and the viewer's choices (whose view, which unit is selected, which
+journal entry is shown); each action is a method that calls the game (and so the engine) and
+redraws from what it returns, so the tests drive the same methods the buttons do. Opening
+another game rebuilds the console in place; a page reloaded resumes the game it was playing.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,18 +16,22 @@ from typing import Any
 
 import ipywidgets as w
 
-from strategia.core.errors import StrategiaError
+from strategia.core.errors import StrategiaError, say
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text, check_lang
 from strategia.engine.movement import reach
 from strategia.engine.result import Result
-from strategia.explain.render import explanation_html
-from strategia.game.game import Game
+from strategia.engine.state import GameState
+from strategia.game import report_render as rr
+from strategia.game.game import Game, GameError
 from strategia.game.views import mediator_view, to_geojson, view_for
 from strategia.notation.refs import UnitRef
-from strategia.ui import layers
+from strategia.rules.kinds import side_name
+from strategia.ui import hover, layers, marks
 from strategia.ui.mapview import MapView
+from strategia.ui.order_form import error_html, submit_on_enter
 from strategia.ui.panels import Panels
+from strategia.ui.sessions import open_game, pointer
 
 T = {
     "turn": Text("Turn", "Ход"),
@@ -41,9 +45,18 @@ T = {
     "working": Text("working…", "идет расчет…"),
     "clock": Text("clock", "часы"),
     "no_clock": Text("no clock", "без часов"),
+    "find": Text("Find", "Найти"),
+    "legend": Text("Legend", "Условные знаки"),
+    "whole": Text("Whole map", "Вся карта"),
     "cut": Text(
         "cut by the rules (9.3), for the mediator", "сокращено по правилам (9.3), для посредника"
     ),
+    "history": Text("history: the game as it was", "история: игра, какой она была"),
+}
+PHASES = {
+    "deployment": Text("deployment", "развертывание"),
+    "combat": Text("war", "война"),
+    "peace": Text("peace talks", "мирные переговоры"),
 }
 
 
@@ -54,41 +67,14 @@ def _e(text: object) -> str:
 class Console:
     """A game at the mediator's table."""
 
-    def __init__(self, game: Game, lang: str = "ru") -> None:
-        self.game = game
+    def __init__(self, game: Game, lang: str = "ru", games: str | Path = "games") -> None:
         self.lang: Lang = check_lang(lang)
-        self.viewer = "mediator"
-        self.selected: UnitRef | None = None
-        self.last: Result | None = None
-        self.status = w.HTML()
-        self.busy = w.HTML()
-        self.message = w.HTML()
-        self.view_choice = w.ToggleButtons(
-            options=self._viewers(), value="mediator", description=T["view"](self.lang)
-        )
-        self.end_button = w.Button(description=self._end_label(), button_style="warning")
-        self.undo_button = w.Button(description=T["undo"](self.lang))
-        self.view_choice.observe(lambda ch: self.set_viewer(str(ch["new"])), names="value")
-        self.end_button.on_click(lambda _: self.end_turn())
-        self.undo_button.on_click(lambda _: self.undo())
-        self.mapview = MapView(game.state.theatre, game.level, self.click)
-        self.panels = Panels(self)
-        head = w.HBox([self.status, self.view_choice, self.end_button, self.undo_button, self.busy])
-        legend = w.HTML(layers.legend_html(self.lang))
-        self.widget = w.VBox(
-            [
-                head,
-                self.message,
-                legend,
-                w.HBox(
-                    [
-                        w.Box([self.mapview.map], layout=w.Layout(width="60%")),
-                        w.Box([self.panels.widget], layout=w.Layout(width="40%")),
-                    ]
-                ),
-            ]
-        )
-        self.refresh()
+        self.games = Path(games)
+        self.widget = w.VBox(layout=w.Layout(width="100%"))
+        self.widget.add_class("sg-console")
+        self._build(game)
+
+    # --- opening games ----------------------------------------------------------------------
 
     @classmethod
     def open(
@@ -99,68 +85,231 @@ class Console:
         games: str | Path = "games",
     ) -> Console:
         """A console on a game file, or on a new game of a scenario file (a .toml)."""
-        path = Path(path)
+        return cls(open_game(Path(path), level, Path(games)), lang, games)
+
+    @classmethod
+    def resume(
+        cls,
+        path: str | Path,
+        lang: str = "ru",
+        level: int | None = None,
+        games: str | Path = "games",
+    ) -> Console:
+        """Like `open`, but a scenario resumes the game the console last played of it (a page
+        reloaded goes on with the war), unless that game is over."""
+        path, folder = Path(path), Path(games)
         if path.suffix == ".toml":
-            stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-            game = Game.new(path, Path(games) / f"{path.stem}-{stamp}.game", level=level)
-        else:
-            game = Game.open(path)
-        return cls(game, lang)
+            last = pointer(folder, path)
+            if last is not None:
+                try:
+                    g = Game.open(last)
+                except (StrategiaError, OSError):
+                    g = None
+                if g is not None and g.phase != "peace" and (level in (None, g.level)):
+                    return cls(g, lang, games)
+        return cls.open(path, lang, level, games)
+
+    def set_lang(self, lang: str) -> None:
+        """Speak another language: the console is rebuilt on the same game."""
+        self.lang = check_lang(lang)
+        self._build(self.game)
 
     def reopen(self, path: Path, level: int | None = None) -> None:
-        """Replace this console's game by another game or a new game of a scenario."""
-        other = Console.open(path, self.lang, level)
-        self.__dict__.update({k: v for k, v in other.__dict__.items() if k != "widget"})
-        self.widget.children = other.widget.children
+        """Replace this console's game by another game or a new game of a scenario: the whole
+        console is rebuilt in place, every control bound to the new game."""
+        self._build(open_game(Path(path), level, self.games))
+
+    # --- building ---------------------------------------------------------------------------
+
+    def _build(self, game: Game) -> None:
+        self.game = game
+        self.viewer = "mediator"
+        self.selected: UnitRef | None = None
+        self.last: Result | None = None
+        self.history: int | None = None  # the journal entry shown, None: the game now
+        self.past: GameState | None = None  # the state after that entry
+        self.destroyed: dict[str, tuple[int, int, int]] = {}  # unit -> where, and on which turn
+        self._where: dict[str, tuple[int, int]] = {}
+        self.reach_costs: dict[tuple[int, int], float] = {}
+        self.status = w.HTML(layout=w.Layout(flex="1 1 auto"))
+        self.busy = w.HTML(layout=w.Layout(width="110px"))
+        self.message = w.HTML(layout=w.Layout(min_height="18px"))
+        self.view_choice = w.ToggleButtons(
+            options=self._viewers(), value="mediator", tooltips=[T["view"](self.lang)] * 5
+        )
+        self.view_choice.style.button_width = "84px"
+        self.end_button = w.Button(description=self._end_label(), button_style="warning")
+        self.undo_button = w.Button(
+            description=T["undo"](self.lang), layout=w.Layout(width="230px")
+        )
+        self.find_box = w.Text(
+            placeholder=Text("unit: 21 т.д.", "часть: 21 т.д.")(self.lang),
+            layout=w.Layout(width="140px"),
+        )
+        self.find_button = w.Button(description=T["find"](self.lang), layout=w.Layout(width="70px"))
+        self.view_choice.observe(lambda ch: self.set_viewer(str(ch["new"])), names="value")
+        self.end_button.on_click(lambda _: self.end_turn())
+        self.undo_button.on_click(lambda _: self.undo())
+        self.find_button.on_click(lambda _: self.find(self.find_box.value))
+        submit_on_enter(self.find_box, lambda: self.find(self.find_box.value))
+        self.mapview = MapView(game.state.theatre, game.level, self.click, self.lang)
+        self.mapview.on_hover = self.hover
+        self.panels = Panels(self, self.go_to)
+        legend = w.HTML(
+            "<details style='max-width:720px'><summary style='font-size:12px;cursor:pointer'>"
+            f"{T['legend'](self.lang)}</summary>"
+            f"{layers.legend_html(self.lang)}<div style='font-size:11px'>"
+            f"{marks.legend_marks(self.lang)}</div></details>"
+        )
+        self.whole = w.Button(
+            description=T["whole"](self.lang), layout=w.Layout(width="100px"), icon="expand"
+        )
+        self.whole.on_click(lambda _: self.mapview.fit())
+        tools = w.HBox(
+            [self.view_choice, self.end_button, self.undo_button, self.find_box,
+             self.find_button, self.whole],
+            layout=w.Layout(flex_flow="row nowrap", align_items="center", overflow="hidden"),
+        )  # fmt: skip
+        self.message.layout = w.Layout(flex="0 1 auto", max_width="45%", overflow="hidden")
+        self.lang_choice = w.ToggleButtons(options=[("рус", "ru"), ("eng", "en")], value=self.lang)
+        self.lang_choice.style.button_width = "44px"
+        self.lang_choice.add_class("sg-lang")
+        self.lang_choice.observe(lambda ch: self.set_lang(str(ch["new"])), names="value")
+        head = w.HBox(
+            [self.status, self.message, self.busy, legend, self.lang_choice],
+            layout=w.Layout(flex_flow="row nowrap", align_items="flex-start", width="100%"),
+        )
+        self.widget.children = [
+            head,
+            tools,
+            w.HBox(
+                [
+                    w.Box([self.mapview.map], layout=w.Layout(width="58%", min_width="0")),
+                    w.Box(
+                        [self.panels.widget],
+                        layout=w.Layout(
+                            width="42%",
+                            min_width="0",
+                            overflow="auto",
+                            max_height="calc(100vh - 150px)",
+                        ),
+                    ),
+                ],
+                layout=w.Layout(flex_flow="row nowrap", width="100%"),
+            ),
+        ]
+        self.refresh()
 
     # --- what the viewer sees ---------------------------------------------------------------
+
+    @property
+    def shown(self) -> GameState:
+        """The state the map shows: the game now, or as it was at the journal entry chosen."""
+        return self.past if self.history is not None and self.past is not None else self.game.state
 
     def _viewers(self) -> list[tuple[str, str]]:
         sides = sorted(
             {s.side for s in self.game.scenario.states}, key=["red", "blue", "green", "black"].index
         )
-        return [(T["mediator"](self.lang), "mediator"), *((s, s) for s in sides)]
+        return [(T["mediator"](self.lang), "mediator")] + [
+            (side_name(s, self.lang, capital=True), s) for s in sides
+        ]
 
     def _end_label(self) -> str:
         return T["execute"](self.lang) if self.game.simultaneous else T["end_turn"](self.lang)
 
     def view(self) -> Any:
         if self.viewer == "mediator":
-            return mediator_view(self.game.state, self.game.answers)
+            return mediator_view(self.shown, self.game.answers)
         intel = [a for a in self.game.answers if a["side"] == self.viewer]
-        return view_for(self.game.state, self.viewer, self.game.rules, intel)
+        return view_for(self.shown, self.viewer, self.game.rules, intel)
 
     def units_geojson(self) -> dict[str, Any]:
         """Exactly what the map's unit layer is sent (from the viewer's view)."""
+        self._features = to_geojson(self.view())
         return layers.counters_geojson(
-            to_geojson(self.view()), str(self.selected) if self.selected else None
+            self._features, str(self.selected) if self.selected else None
         )
 
     def refresh(self) -> None:
         g = self.game
+        lang = self.lang
         left = g.clock()
         clock = (
-            T["no_clock"](self.lang)
+            T["no_clock"](lang)
             if left is None
-            else f"{T['clock'](self.lang)} {int(left) // 60}:{int(left) % 60:02d}"
+            else f"{T['clock'](lang)} {int(left) // 60}:{int(left) % 60:02d}"
         )
+        who = (
+            Text("every side gives orders", "приказы отдают все стороны")(lang)
+            if g.simultaneous
+            else f"ходят <b>{_e(side_name(g.side, lang))}</b>"
+            if lang == "ru"
+            else f"<b>{_e(side_name(g.side, lang))}</b> to move"
+        )
+        past = f" — <b style='color:#8a5a00'>{T['history'](lang)}</b>" if self.history else ""
         self.status.value = (
-            f"<b>{_e(g.scenario.name)}</b> — {T['turn'](self.lang)} {g.state.turn}, "
-            f"<b>{_e(g.side)}</b> {T['to_move'](self.lang)}, "
-            f"{T['phase'](self.lang)}: {_e(g.phase)}, {clock}"
+            f"<b>{_e(g.scenario.name)}</b> — {T['turn'](lang)} {self.shown.turn}, {who}, "
+            f"{T['phase'](lang)}: {PHASES.get(g.phase, Text(g.phase))(lang)}, "
+            f"{Text('level', 'уровень')(lang)} {g.level}, {clock}{past}"
         )
+        self._track_destroyed()
         self.mapview.show_units(self.units_geojson())
-        self.panels.refresh()
+        self.mapview.show_fights(self.fight_marks())
+        self._undo_label()
+        self.panels.refresh(self.history)
+
+    def _undo_label(self) -> None:
+        last = self.game.undoable() if self.history is None else None
+        if last is None:
+            self.undo_button.description = T["undo"](self.lang)
+            self.undo_button.tooltip = ""
+            self.undo_button.disabled = True
+            return
+        what = last.data.get("order") or last.data.get("text") or ""
+        self.undo_button.description = f"{T['undo'](self.lang)}: {what}"
+        self.undo_button.tooltip = self.undo_button.description
+        self.undo_button.disabled = False
+
+    def fight_marks(self) -> list[tuple[str, int, int, str]]:
+        """The battles and strikes of the turn shown, and the units destroyed in it."""
+        turn = self.shown.turn
+        out: list[tuple[str, int, int, str]] = []
+        for _t, r in rr.fights(self.game.results, turn):
+            cell = rr.fight_cell(r)
+            if cell is not None:
+                kind = "battle" if r.battle is not None else "strike"
+                out.append((kind, cell[0], cell[1], r.outcome(self.lang)))
+        out += [("destroyed", x, y, u) for u, (x, y, t) in self.destroyed.items() if t == turn]
+        return out
+
+    def _track_destroyed(self) -> None:
+        """Units gone since the last look, destroyed in a fight of this turn, leave a mark."""
+        now = {str(u.ref): (u.cell.lon, u.cell.lat) for u in self.game.state.units.values()}
+        if self.history is None:
+            gone = set(self._where) - set(now)
+            lost = rr.destroyed(self.game.results, self.game.state.turn)
+            for u in gone & lost:
+                x, y = self._where[u]
+                self.destroyed[u] = (x, y, self.game.state.turn)
+            self._where = now
+
+    # --- progress and errors ----------------------------------------------------------------
 
     @contextmanager
-    def working(self) -> Iterator[None]:
-        """A progress indicator while an action runs; errors are shown, not raised."""
+    def working(self, errors: w.HTML | None = None) -> Iterator[None]:
+        """A progress mark while an action runs; an error is shown under the input that caused
+        it (`errors`, else the console's message line), specific and in the viewer's language;
+        success clears it."""
+        target = errors if errors is not None else self.message
         self.busy.value = f"<i>⏳ {T['working'](self.lang)}</i>"
         try:
             yield
-            self.message.value = ""
+            target.value = ""
+            if errors is not None:
+                self.message.value = ""
         except StrategiaError as e:
-            self.message.value = f"<span style='color:#b00'>{_e(e)}</span>"
+            target.value = error_html(say(e, self.lang))
         finally:
             self.busy.value = ""
 
@@ -176,46 +325,84 @@ class Console:
     def _side_of(self, ref: UnitRef) -> str:
         return self.game.state.side_of(ref) if ref in self.game.state.units else ""
 
+    def commands(self, ref: UnitRef) -> bool:
+        """Whether the viewer may give `ref` orders now: its side is to move (every side at
+        level 3), and the viewer is the mediator or that side."""
+        side = self._side_of(ref)
+        moving = self.game.simultaneous or side == self.game.side
+        return bool(side) and moving and self.viewer in ("mediator", side)
+
     def click(self, x: float, y: float, properties: dict[str, Any] | None = None) -> None:
-        """A click on the map: a unit the viewer commands is selected; else the cell is a target."""
+        """A click on the map: a unit of the side to move is selected; with a unit selected, a
+        click elsewhere (an enemy counter too) targets that cell; the selected unit's own cell
+        is never a target."""
         cell = Cell(round(x), round(y))
-        unit = properties.get("unit") if properties else None
-        mine = [
-            u
-            for u in self.game.state.occupants(cell)
-            if self.viewer in ("mediator", self.game.state.side_of(u.ref))
-        ]
-        if (
-            unit is None
-            and mine
-            and (self.selected is None or self.selected not in [u.ref for u in mine])
-        ):
-            unit = str(mine[0].ref)
-        if (
-            unit is not None
-            and UnitRef.parse(str(unit)) in self.game.state.units
-            and (self.viewer in ("mediator", self._side_of(UnitRef.parse(str(unit)))))
-        ):
-            self.select(UnitRef.parse(str(unit)))
+        name = properties.get("unit") if properties else None
+        ref = UnitRef.parse(str(name)) if name else None
+        if ref is None:
+            mine = [u.ref for u in self.game.state.occupants(cell) if self.commands(u.ref)]
+            ref = mine[0] if mine else None
+        own = self.selected is not None and self.selected in self.game.state.units
+        if own and self.selected is not None and cell in self.game.state.unit(self.selected).cells:
+            return
+        if ref is not None and ref in self.game.state.units and self.commands(ref):
+            self.select(ref)
         else:
             self.panels.set_target(cell)
 
     def select(self, ref: UnitRef) -> None:
         with self.working():
             self.selected = ref
-            r = reach(self.game.state, ref, self.game.rules)
-            self.mapview.show_reach([(c.lon, c.lat) for c in r.cells()])
+            self._show_reach()
             self.refresh()
 
-    def submit(self, text: str) -> Result | None:
+    def _show_reach(self) -> None:
+        if self.selected is None or self.selected not in self.game.state.units:
+            self.reach_costs = {}
+            self.mapview.show_reach([])
+            return
+        r = reach(self.game.state, self.selected, self.game.rules)
+        self.reach_costs = {(c.lon, c.lat): float(r.cost_to(c)) for c in r.cells()}
+        self.mapview.show_reach_costs([(x, y, v) for (x, y), v in self.reach_costs.items()])
+
+    def hover(self, x: float, y: float, properties: dict[str, Any] | None = None) -> None:
+        """The readout: the cell under the cursor, its ground and place; a unit's details; a
+        reachable cell's cost; a fight's outcome."""
+        self.mapview.show_readout(hover.readout(self, x, y, properties))
+
+    def find(self, name: str) -> None:
+        """A unit by its name: selected (if the viewer commands it) and zoomed to."""
+        with self.working():
+            ref = UnitRef.parse(name.strip(), self.game.state)
+            if ref not in self.game.state.units:
+                members = [u for u in self.game.state.units.values() if u.corps == ref]
+                if not members:
+                    raise GameError(f"{ref} is not on the map", ru=f"{ref} нет на карте")
+                u = members[0]
+            else:
+                u = self.game.state.unit(ref)
+            self.go_to(u.cell.lon, u.cell.lat, zoom=max(float(self.mapview.map.zoom), 4.0))
+            if self.commands(u.ref):
+                self.select(u.ref)
+
+    def go_to(self, x: int, y: int, zoom: float | None = None) -> None:
+        self.mapview.go_to(x, y, zoom)
+
+    def _playing(self) -> None:
+        if self.history is not None:
+            raise GameError(
+                "the map shows the game as it was: back to now first (Journal tab)",
+                ru="на карте игра, какой она была: сначала вернитесь к текущему (вкладка «Журнал»)",
+            )
+
+    def submit(self, text: str, errors: w.HTML | None = None) -> Result | None:
         """Give an order in notation (for its unit's side)."""
         result = None
-        with self.working():
+        with self.working(errors):
+            self._playing()
             result = self.game.order(text)
             self.last = result
-            if self.selected is not None and self.selected in self.game.state.units:
-                r = reach(self.game.state, self.selected, self.game.rules)
-                self.mapview.show_reach([(c.lon, c.lat) for c in r.cells()])
+            self._show_reach()
             self.refresh()
             self.panels.show_result(text, result)
         return result
@@ -223,6 +410,7 @@ class Console:
     def end_turn(self) -> list[Result]:
         results: list[Result] = []
         with self.working():
+            self._playing()
             results = self.game.end_turn()
             self.selected = None
             self.mapview.show_reach([])
@@ -232,11 +420,26 @@ class Console:
 
     def undo(self) -> None:
         with self.working():
+            self._playing()
             self.game.undo()
+            self._show_reach()
+            self.refresh()
+
+    def show_history(self, seq: int | None) -> None:
+        """The map as the game was after journal entry `seq` (None: as it is now)."""
+        with self.working():
+            if seq is None or seq >= len(self.game.journal.entries):
+                self.history, self.past = None, None
+            else:
+                self.past = Game.open(self.game.journal.path, upto=seq).state
+                self.history = seq
+                self.selected = None
+                self.mapview.show_reach([])
             self.refresh()
 
     def breakdown_html(self, result: Result) -> str:
-        """An order's outcome, and for the mediator what was cut and the full breakdown."""
+        """An order's outcome, and for the mediator what was cut and the full breakdown (a
+        battle's as its report)."""
         out = f"<p><b>{_e(result.outcome(self.lang))}</b></p>"
         if self.viewer == "mediator":
             if result.cuts:
@@ -244,5 +447,12 @@ class Console:
                     f"<li>[{_e(c.rule)}] {_e(c.reason(self.lang))}</li>" for c in result.cuts
                 )
                 out += f"<p style='color:#b00'>{T['cut'](self.lang)}:</p><ul>{cuts}</ul>"
+            if result.battle is not None:
+                return out + rr.report_html(result, self.lang, self.game.state.turn)
+            from strategia.explain.render import explanation_html
+
             out += explanation_html(result.explanation, self.lang)
         return out
+
+
+__all__ = ["Console", "open_game"]

@@ -19,6 +19,7 @@ import xarray as xr
 from strategia.core.geometry import Direction
 from strategia.theatre import terrain
 from strategia.theatre.terrain import DELTAS, Relief
+from strategia.ui.relief import shade
 
 RELIEF_RGB = {
     Relief.PLAIN: (236, 232, 204),
@@ -77,8 +78,9 @@ def terrain_image(
     ds: xr.Dataset, level: int
 ) -> tuple[str, tuple[tuple[float, float], tuple[float, float]]]:
     """The relief as a PNG data URL and its bounds ((south, west), (north, east)) in map units."""
+    relief = terrain.relief_at_level(ds, level)
     rgb = relief_rgb(ds, level)
-    rgb = np.repeat(np.repeat(rgb, PIXELS, axis=0), PIXELS, axis=1)
+    rgb = shade(relief, np.repeat(np.repeat(rgb, PIXELS, axis=0), PIXELS, axis=1), PIXELS)
     url = "data:image/png;base64," + base64.b64encode(png(rgb)).decode("ascii")
     w, h = terrain.size(ds)
     return url, ((0.5, 0.5), (h + 0.5, w + 0.5))
@@ -275,6 +277,11 @@ def counters_geojson(view_geojson: dict[str, Any], selected: str | None = None) 
         number = unit.split(" ")[0] if unit else ""
         if number.isdigit():
             marks += _digits(number, x - 0.36, y + 0.16, 0.2)
+        if p.get("formation") == "supporting":  # Λ: two regiments ahead, one behind (9.6)
+            marks.append([[x + 0.1, y + 0.16], [x + 0.17, y + 0.34], [x + 0.24, y + 0.16]])
+        if p.get("regiments") == "front_line":  # =: the regiments face the front line (9.6)
+            marks += [[[x + 0.27, y + 0.2], [x + 0.39, y + 0.2]],
+                      [[x + 0.27, y + 0.3], [x + 0.39, y + 0.3]]]  # fmt: skip
         if marks:
             features.append(
                 {
@@ -379,9 +386,9 @@ _LINES = [
     ("#6a1b9a", "dashed", "border", "граница"),
 ]  # fmt: skip
 _COUNTER = (
-    "counter: the side's colour, the arm (X infantry, oval tanks, dot artillery), "
+    "counter: the side's colour, the arm (✕ infantry, oval tanks, dot artillery), "
     "number, bar: strength, mark: facing; dashed: a corps",
-    "фишка: цвет стороны, род войск (X пехота, овал танки, точка артиллерия), "
+    "фишка: цвет стороны, род войск (✕ пехота, овал танки, точка артиллерия), "
     "номер, полоса — численность, метка — фронт; пунктир — корпус",
 )
 

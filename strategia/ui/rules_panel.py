@@ -8,7 +8,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from strategia.core.i18n import Lang, check_lang
+from strategia.core.i18n import Lang, Text, check_lang
 from strategia.explain.render import explanation_html
 from strategia.rules import RuleSet, load_ruleset
 from strategia.rules.kinds import DivisionKind, Facing, Formation, RegimentsFacing
@@ -32,13 +32,21 @@ class RatingWorkbench:
     def __post_init__(self) -> None:
         self.lang = check_lang(self.lang)
         lang = self.lang
-        self.kind = w.Dropdown(options=_options(DivisionKind, lang), description="unit")
-        self.formation = w.ToggleButtons(options=_options(Formation, lang), description="formation")
-        self.facing = w.ToggleButtons(options=_options(Facing, lang), description="blow on")
-        self.regiments_facing = w.ToggleButtons(
-            options=_options(RegimentsFacing, lang), description="regiments"
+        self.kind = w.Dropdown(
+            options=_options(DivisionKind, lang), description=Text("unit", "часть")(lang)
         )
-        self.level_w = w.ToggleButtons(options=[1, 2, 3], value=self.level, description="level")
+        self.formation = w.ToggleButtons(
+            options=_options(Formation, lang), description=Text("formation", "построение")(lang)
+        )
+        self.facing = w.ToggleButtons(
+            options=_options(Facing, lang), description=Text("blow on", "удар в")(lang)
+        )
+        self.regiments_facing = w.ToggleButtons(
+            options=_options(RegimentsFacing, lang), description=Text("regiments", "полки")(lang)
+        )
+        self.level_w = w.ToggleButtons(
+            options=[1, 2, 3], value=self.level, description=Text("level", "уровень")(lang)
+        )
         self.strengths = w.VBox()
         self.result = w.HTML()
         for control in (self.formation, self.facing, self.regiments_facing, self.level_w):
@@ -88,15 +96,18 @@ class RatingWorkbench:
         self.result.value = "".join(parts)
 
 
-def rules_sheet_panel(lang: Lang = "en", house: list[str] | None = None) -> w.VBox:
-    """The effective rules sheet (0.3) at a chosen level, as the players get it."""
-    level = w.ToggleButtons(options=[1, 2, 3], value=3, description="level")
+def rules_sheet_panel(lang: Lang = "en", house: list[str] | None = None, level: int = 3) -> w.VBox:
+    """The effective rules sheet (0.3) at a chosen level (the game's first), as the players get
+    it."""
+    chosen = w.ToggleButtons(
+        options=[1, 2, 3], value=level, description=Text("level", "уровень")(lang)
+    )
     out = w.HTML()
 
     def show(*_: Any) -> None:
-        rules = load_ruleset(level=int(level.value), house=house)
+        rules = load_ruleset(level=int(chosen.value), house=house)
         out.value = f"<pre>{html.escape(sheet_text(rules, lang))}</pre>"
 
-    level.observe(show, names="value")
+    chosen.observe(show, names="value")
     show()
-    return w.VBox([level, out])
+    return w.VBox([chosen, out])

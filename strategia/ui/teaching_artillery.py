@@ -13,10 +13,11 @@ import ipywidgets as w
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text
+from strategia.core.numbers import unit_word
 from strategia.engine.apply import advance, apply
 from strategia.engine.artillery import efficiency, in_range
 from strategia.engine.state import GameState, initial_state
-from strategia.explain.render import explanation_html, fmt, unit_text
+from strategia.explain.render import explanation_html, fmt
 from strategia.game.scoring import strength_of
 from strategia.game.views import mediator_view, to_geojson
 from strategia.notation.orders import parse_order
@@ -116,7 +117,7 @@ def range_chart(lang: Lang | None = None) -> Picture:
             if in_range(battery, t := Cell(1 + dx, 1 + dy), rules)
         )
         ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=WORDS[label](lang))
-        km = unit_text("km", None, lang)
+        km = unit_word("km", 5, lang)
         values = ", ".join(f"{p[0]:.3g} {km}: {fmt(round(p[1], 1))}%" for p in pts)
         alts.append(f"{WORDS[label](lang)}: {values}")
     ax.set_xlabel(WORDS["distance"](lang), fontsize=8)

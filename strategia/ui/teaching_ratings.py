@@ -13,7 +13,7 @@ from typing import Any
 import ipywidgets as w
 
 from strategia.core.i18n import Lang, Text
-from strategia.explain.render import explanation_html, fmt, rule_text
+from strategia.explain.render import explanation_html, fmt, rule_label
 from strategia.rules import RuleSet, load_ruleset
 from strategia.rules.kinds import Facing, Formation, RegimentsFacing, Role
 from strategia.rules.ratings import contributions, derivation_check, rating
@@ -147,7 +147,7 @@ def derivation_table(lang: Lang | None = None) -> Html:
     for r in derivation_check(rules):
         column = by_rule[r.table].column_label(r.column)(lang)
         agrees = WORDS["yes" if r.agrees else "no"](lang)
-        rows.append((rule_text(r.table, lang), r.division, column, r.printed, r.derived, agrees))
+        rows.append((rule_label(r.table, lang), r.division, column, r.printed, r.derived, agrees))
     keys = ("table", "division", "column", "printed", "derived", "agrees")
     heads = [WORDS[k](lang) for k in keys]
     alt = "\n".join(" | ".join(str(v) for v in row) for row in rows)

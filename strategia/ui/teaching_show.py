@@ -23,10 +23,11 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from strategia.core.i18n import Lang, Text, check_lang
-from strategia.explain.render import fmt, rule_text, unit_text
+from strategia.core.numbers import quantity
+from strategia.explain.render import fmt, rule_label
 from strategia.rules import RuleSet
 from strategia.rules.kinds import RegimentKind
-from strategia.rules.model import VALUE
+from strategia.rules.model import VALUE, told
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 DPI = 100
@@ -165,8 +166,10 @@ def cell_text(rules: RuleSet, entry: str, row: str, column: str, lang: Lang) -> 
         text = ", ".join(RegimentKind.from_key(k).ru for k in v) or "—"
     elif p.unit == "×":
         text = "×" + fmt(v, lang)
+    elif isinstance(v, int | float) and not isinstance(v, bool) and p.unit:
+        text = quantity(v, p.unit, lang, digits=4)
     else:
-        text = fmt(v, lang) + (f" {unit_text(p.unit, v, lang)}" if p.unit else "")
+        text = fmt(told(p, rules), lang)
     return text + (RECONSTRUCTED_MARK if p.reconstructed else "")
 
 
@@ -192,7 +195,7 @@ def entry_table(
     ]
     marked = any(e.rows[r][c].reconstructed for r in rows for c in cols if c in e.rows[r])
     foot = [RECONSTRUCTED_MARK + " " + RECONSTRUCTED(lang)] if marked else []
-    caption = f"{e.title(lang)} ({rule_text(e.rule, lang)})"
+    caption = f"{e.title(lang)} ({rule_label(e.rule, lang)})"
     alt = "\n".join([caption, " | ".join(heads), *(" | ".join(g) for g in grid)])
     return Html(table_html(heads, grid, caption, foot), alt)
 

@@ -15,7 +15,8 @@ from matplotlib.patches import Polygon
 from matplotlib.ticker import MultipleLocator
 
 from strategia.core.i18n import Lang, Text
-from strategia.explain.render import explanation_html, fmt, unit_text
+from strategia.core.numbers import unit_word
+from strategia.explain.render import explanation_html, fmt
 from strategia.explain.trace import Step
 from strategia.rules import RuleSet
 from strategia.tactical import EXAMPLES, TacticalGame, parse_skirmish, tactical_rules
@@ -144,7 +145,7 @@ def _state(table: Table, name: str, rules: RuleSet, lang: Lang) -> str:
         formation=u.formation.label(lang),
         condition=u.condition.label(lang),
         cm=fmt(round(float(u.moved), 2)),
-        spent=f"{fmt(str(u.spent))} {unit_text('turn', float(u.spent), lang)}",
+        spent=f"{fmt(str(u.spent))} {unit_word('turn', float(u.spent), lang)}",
     )(lang)
 
 
@@ -180,7 +181,7 @@ def walk(example: Example, lang: Lang | None = None) -> tuple[Picture, Html]:
             ax.text(
                 example.box[1] - 0.5,
                 example.box[2] + 0.5,
-                f"{fmt(round(float(moved), 2))} {unit_text('cm', None, lang)}",
+                f"{fmt(round(float(moved), 2))} {unit_word('cm', 5, lang)}",
                 ha="right",
                 va="bottom",
                 fontsize=9,

@@ -1,0 +1,58 @@
+"""`strategia game report GAME --turn N [--at CELL] [--side S] --format html|md|json|text`: the
+battle reports of a turn (or one battle), to print or to hand out."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from strategia.cli.output import Output
+from strategia.core.errors import StrategiaError
+from strategia.game import report_render as rr
+from strategia.game.game import Game
+
+FORMATS = ("text", "html", "md", "json")
+
+
+def add_command(cmd: Any) -> None:
+    """Register `game report` with the game command's `cmd(name, help, handler)`."""
+    c = cmd(
+        "report", "battle reports of a turn (or one battle): text, HTML to print, md, json", report
+    )
+    c.add_argument("game", type=Path)
+    c.add_argument("--turn", type=int, help="the turn (default: every turn)")
+    c.add_argument("--at", help="only the battle for this cell (45,22)")
+    c.add_argument("--side", help="a side's copy (fog of war: not yet, issue 15)")
+    c.add_argument("--format", choices=FORMATS, default="text", dest="fmt")
+    c.add_argument("-o", "--output", type=Path, help="write to this file instead of stdout")
+
+
+def report(args: argparse.Namespace) -> Output:
+    if args.side:
+        raise StrategiaError(
+            "--side: not yet: fog of war for reports comes with issue 15",
+            ru="--side: пока нет: туман войны в донесениях появится с задачей 15",
+        )
+    g = Game.open(args.game)
+    items = rr.fights(g.results, args.turn, args.at)
+    lang = args.lang
+    what = f"turn {args.turn}" if args.turn else "all turns"
+    title = (
+        f"«{g.scenario.name}»: {'бои, ход' if lang == 'ru' else 'battles, turn'} {args.turn}"
+        if args.turn
+        else f"«{g.scenario.name}»: {'бои' if lang == 'ru' else 'battles'}"
+    )
+    data = rr.report_json(items, lang)
+    if args.fmt == "html":
+        text = rr.page(title, items, lang)
+    elif args.fmt == "md":
+        text = rr.turn_markdown(title, items, lang)
+    elif args.fmt == "json":
+        text = rr.dumps(data)
+    else:
+        text = rr.turn_text(title, items, lang)
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+        text = f"{args.output}: {len(items)} report(s) of {what}"
+    return Output(text, data)

@@ -1,0 +1,147 @@
+"""The battles tab: every battle and strike of the game, newest first, by turn; the one chosen is
+shown as its report (summary, table, steps, the full tree folded) and the map pans to it; the
+report of a battle or of a whole turn can be saved to print (HTML) or to share (Markdown).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Callable
+from typing import Protocol
+
+import ipywidgets as w
+
+from strategia.core.i18n import Lang, Text
+from strategia.engine.result import Result
+from strategia.game import report_render as rr
+from strategia.game.game import Game
+from strategia.rules.kinds import side_name
+
+
+class Host(Protocol):
+    game: Game
+    lang: Lang
+    viewer: str
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def download_link(name: str, data: str, label: str, mime: str = "text/html") -> str:
+    """A link that saves `data` as the file `name` (no server needed)."""
+    b64 = base64.b64encode(data.encode("utf-8")).decode("ascii")
+    return (
+        f"<a download='{_e(name)}' href='data:{mime};charset=utf-8;base64,{b64}' "
+        f"style='margin-right:12px'>{_e(label)}</a>"
+    )
+
+
+def item_label(turn: int, r: Result, lang: Lang) -> str:
+    """A fight in the list: its turn, what it was and how it ended."""
+    head = Text("turn", "ход")(lang)
+    if r.battle is not None:
+        what = Text(f"battle for {r.battle.target}", f"бой за {r.battle.target}")(lang)
+        who = side_name(r.battle.attacker, lang, capital=True)
+        return f"{head} {turn} · {what} · {who} → {r.outcome(lang)}"
+    return f"{head} {turn} · {r.explanation.label(lang)} → {r.outcome(lang)}"
+
+
+class BattlesPanel:
+    """The list of fights, the chosen one's report, and the reports to save."""
+
+    def __init__(self, host: Host, go_to: Callable[[int, int], None]) -> None:
+        self.c = host
+        self.go_to = go_to
+        lang = host.lang
+        self.turn = w.Dropdown(description=Text("turn", "ход")(lang), layout=w.Layout(width="50%"))
+        self.list = w.Select(rows=7, layout=w.Layout(width="98%"))
+        self.report = w.HTML()
+        self.files = w.HTML()
+        self.items: list[tuple[int, Result]] = []
+        self.turn.observe(lambda _: self._fill(), names="value")
+        self.list.observe(lambda _: self.show(), names="value")
+        self.widget = w.VBox([self.turn, self.list, self.files, self.report])
+
+    def refresh(self) -> None:
+        """The game's fights; the turn filter keeps its choice while it is still there."""
+        self.items = rr.fights(self.c.game.results)
+        turns = sorted({t for t, _ in self.items}, reverse=True)
+        every = Text("every turn", "все ходы")(self.c.lang)
+        options: list[tuple[str, int]] = [(every, 0), *((str(t), t) for t in turns)]
+        chosen = self.turn.value if self.turn.value in turns else 0
+        self.turn.options = options
+        self.turn.value = chosen
+        self._fill()
+
+    def _fill(self) -> None:
+        lang = self.c.lang
+        chosen = self.list.value
+        shown = [
+            (n, t, r)
+            for n, (t, r) in enumerate(self.items)
+            if not self.turn.value or t == self.turn.value
+        ]
+        self.list.options = [(item_label(t, r, lang), n) for n, t, r in reversed(shown)]
+        if chosen in [n for n, _, _ in shown]:
+            self.list.value = chosen
+        self._files()
+
+    def show(self, index: int | None = None) -> None:
+        """The chosen fight's report; the map pans to it."""
+        n = self.list.value if index is None else index
+        if n is None or not 0 <= n < len(self.items):
+            self.report.value = ""
+            return
+        t, r = self.items[n]
+        if self.c.viewer != "mediator":  # a side's copy of a report waits for issue 15
+            self.report.value = f"<p><b>{_e(r.outcome(self.c.lang))}</b></p>"
+        else:
+            self.report.value = rr.report_html(r, self.c.lang, t)
+        cell = rr.fight_cell(r)
+        if cell is not None:
+            self.go_to(*cell)
+        self._files(n)
+
+    def _files(self, n: int | None = None) -> None:
+        """Links that save the chosen report and the whole turn's (HTML prints well)."""
+        lang = self.c.lang
+        if self.c.viewer != "mediator":
+            self.files.value = ""
+            return
+        links = []
+        name = self.c.game.journal.path.stem
+        if n is not None and 0 <= n < len(self.items):
+            t, r = self.items[n]
+            target = r.battle.target.replace(",", "-") if r.battle else f"{n}"
+            title = f"{r.explanation.label(lang)}, {Text('turn', 'ход')(lang)} {t}"
+            links.append(
+                download_link(
+                    f"{name}-turn{t}-{target}.html",
+                    rr.page(title, [(t, r)], lang),
+                    Text("⤓ this report, to print", "⤓ это донесение — для печати")(lang),
+                )
+            )
+        turn = self.turn.value or None
+        if turn is None and n is not None and 0 <= n < len(self.items):
+            turn = self.items[n][0]
+        if turn is not None:
+            items = [(t, r) for t, r in self.items if t == turn]
+            title = Text(f"Battles of turn {turn}", f"Бои хода {turn}")(lang)
+            links.append(
+                download_link(
+                    f"{name}-turn{turn}.html",
+                    rr.page(title, items, lang),
+                    Text(f"⤓ turn {turn}, to print", f"⤓ ход {turn} — для печати")(lang),
+                )
+            )
+            links.append(
+                download_link(
+                    f"{name}-turn{turn}.md",
+                    rr.turn_markdown(title, items, lang),
+                    Text(f"⤓ turn {turn}, as text (Markdown)", f"⤓ ход {turn} — текстом")(lang),
+                    "text/markdown",
+                )
+            )
+        self.files.value = f"<div style='font-size:12px'>{''.join(links)}</div>"

@@ -1,0 +1,270 @@
+"""The orders tab: the selected unit, a form for every declared order (its fields shown as the
+order needs them), the order's text as it will be given, and a line for notation typed freely.
+Errors appear under the input that caused them; Enter gives the order.
+"""
+
+from __future__ import annotations
+
+import html
+import warnings
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+import ipywidgets as w
+
+from strategia.core.geometry import Cell, Direction
+from strategia.core.i18n import Lang, Text
+from strategia.core.numbers import num, pct, turns
+from strategia.engine.result import Result
+from strategia.explain.render import rule_label
+from strategia.game.game import Game
+from strategia.notation import FORMS, Order
+from strategia.notation.grammar import Form
+from strategia.notation.refs import UnitRef
+from strategia.rules.kinds import Formation, RegimentsFacing, side_name
+
+
+class Host(Protocol):
+    """What the orders tab uses of the console."""
+
+    game: Game
+    lang: Lang
+    selected: UnitRef | None
+    viewer: str
+
+    def breakdown_html(self, r: Result) -> str: ...
+    def submit(self, text: str, errors: w.HTML | None = None) -> Result | None: ...
+    def working(self, errors: w.HTML | None = None) -> AbstractContextManager[None]: ...
+
+
+def order_menu(lang: Lang) -> list[tuple[str, Form]]:
+    """Every declared order, titled with its rule: the form fills any of them."""
+    return [
+        (f"{f.title(lang)} ({rule_label(f.rule, lang)})", f)
+        for f in FORMS
+        if issubclass(f.cls, Order)
+    ]
+
+
+# The form's fields by slot (its fields joined, its type): (label en, ru, placeholder).
+FIELDS: dict[str, tuple[str, str, str]] = {
+    "unit": ("unit", "часть", "21 т.д."),
+    "cell": ("cell", "клетка", "45,22"),
+    "via": ("via", "через", "44,24 45,24"),
+    "halts": ("halts", "привалы", "40,25 42,25"),
+    "facing": ("facing", "фронтом", ""),
+    "echelons": ("echelons", "эшелоны", "17 с.д., 18 с.д.; 19 с.д."),
+    "support": ("support", "поддержка", "51 а.д."),
+    "pursue": ("pursue to", "преследовать до", "47,23"),
+    "defence": ("defence", "оборона", "оборона: 101 с.д. / отход"),
+    "confirmed": ("confirmed", "подтверждено", ""),
+    "unit+others": ("units", "части", "17 с.д., 18 с.д."),
+    "corps": ("corps", "корпус", "5 с.к."),
+    "into": ("into", "в дивизию", "17 с.д."),
+    "division": ("division", "дивизия", "17 с.д."),
+    "to": ("to", "кому", "18 с.д."),
+    "formation": ("formation", "построение", ""),
+    "regiments": ("regiments", "полки", ""),
+    "regiment+kind": ("regiment", "полк", "2 с.п."),
+}
+CELL_SLOTS = ("to", "cell", "target")  # the required cell of a form, filled by a click
+
+
+def _key(field: str, kind: str) -> str:
+    """The form field a slot is written from."""
+    if kind == "cell" and field in CELL_SLOTS:
+        return "cell"
+    if field == "unit" and kind in ("unit", "division", "corps"):
+        return "unit"
+    return field
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def error_html(text: str) -> str:
+    style = "color:#b00;font-size:12px;line-height:1.35"
+    return f"<div style='{style}'>⚠ {_e(text)}</div>" if text else ""
+
+
+def submit_on_enter(box: w.Text, go: Callable[[], Any]) -> None:
+    """Enter in `box` does what its button does."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        box.on_submit(lambda _: go())
+
+
+class OrderForm:
+    """The orders tab."""
+
+    def __init__(self, host: Host) -> None:
+        self.c = host
+        lang = host.lang
+        self.unit_info = w.HTML()
+        self.kind = w.Dropdown(
+            options=order_menu(lang),
+            description=Text("order", "приказ")(lang),
+            layout=w.Layout(width="98%"),
+            style={"description_width": "120px"},
+        )
+        self.fields: dict[str, w.Widget] = {}
+        for key, (en, ru, hint) in FIELDS.items():
+            label = ru if lang == "ru" else en
+            widget: w.Widget
+            if key == "facing":
+                widget = w.Dropdown(options=[(d.label(lang), d) for d in Direction])
+            elif key == "formation":
+                widget = w.Dropdown(options=[(f.label(lang), f) for f in Formation])
+            elif key == "regiments":
+                widget = w.Dropdown(options=[(f.label(lang), f) for f in RegimentsFacing])
+            elif key == "confirmed":
+                widget = w.Checkbox(value=False, indent=False)
+            else:
+                widget = w.Text(placeholder=hint)
+                submit_on_enter(widget, self.give_order)
+            widget.description = label
+            widget.layout = w.Layout(width="98%")
+            widget.style.description_width = "120px"
+            widget.observe(lambda _: self._preview(), names="value")
+            self.fields[key] = widget
+        self.preview = w.HTML()
+        self.give = w.Button(
+            description=Text("Give the order", "Отдать приказ")(lang), button_style="primary"
+        )
+        self.form_error = w.HTML()
+        self.free = w.Text(
+            description=Text("notation", "запись")(lang),
+            placeholder="17 с.д. на 45,25",
+            layout=w.Layout(width="98%"),
+            style={"description_width": "120px"},
+        )
+        self.free_go = w.Button(description=Text("Give", "Отдать")(lang))
+        self.free_error = w.HTML()
+        self.result = w.HTML()
+        self.form_box = w.VBox()
+        self._unit = ""  # the unit last put into the form by a selection
+        self.kind.observe(lambda _: self._layout(), names="value")
+        self.give.on_click(lambda _: self.give_order())
+        self.free_go.on_click(lambda _: self.give_free())
+        submit_on_enter(self.free, self.give_free)
+        self.widget = w.VBox(
+            [
+                self.unit_info,
+                self.kind,
+                self.form_box,
+                self.preview,
+                self.give,
+                self.form_error,
+                w.HTML("<hr style='margin:4px 0'>"),
+                self.free,
+                self.free_go,
+                self.free_error,
+                self.result,
+            ]
+        )
+        self._layout()
+
+    # --- the form --------------------------------------------------------------------------
+
+    @property
+    def form(self) -> Form:
+        f: Form = self.kind.value
+        return f
+
+    def _layout(self) -> None:
+        """Show the fields the chosen order has, required first."""
+        keys = []
+        for field, kind, _ in self.form.slots():
+            key = "confirmed" if kind.startswith("flag=") else _key(field, kind)
+            if key in self.fields and key not in keys:
+                keys.append(key)
+        self.form_box.children = [self.fields[k] for k in keys]
+        self._prefill()
+        self._preview()
+
+    def _prefill(self) -> None:
+        """The selected unit where the order names units."""
+        unit = str(self.c.selected) if self.c.selected else ""
+        for key in ("unit", "echelons", "unit+others"):
+            box = self.fields[key]
+            if isinstance(box, w.Text) and box.value in ("", self._unit):
+                box.value = unit
+        self._unit = unit
+
+    def values(self) -> dict[str, str]:
+        """The form's fields as the grammar's slots take them."""
+        out: dict[str, str] = {}
+        for field, kind, _ in self.form.slots():
+            key = "confirmed" if kind.startswith("flag=") else _key(field, kind)
+            box = self.fields.get(key)
+            if box is None:
+                continue
+            value = box.value
+            if isinstance(value, Direction | Formation | RegimentsFacing):
+                value = value.ru
+            elif isinstance(value, bool):
+                value = "yes" if value else ""
+            out[field] = str(value).strip()
+        return out
+
+    def order_text(self) -> str:
+        """The order as it will be given, in the journal's notation."""
+        return self.form.write("ru", self.values())
+
+    def _preview(self) -> None:
+        self.preview.value = f"<code>{_e(self.order_text())}</code>"
+
+    def set_target(self, cell: Cell) -> None:
+        box = self.fields["cell"]
+        assert isinstance(box, w.Text)
+        box.value = str(cell)
+        self._preview()
+
+    def give_order(self) -> Result | None:
+        self.result.value = ""
+        return self.c.submit(self.order_text(), self.form_error)
+
+    def give_free(self) -> Result | None:
+        self.result.value = ""
+        return self.c.submit(self.free.value, self.free_error)
+
+    # --- what it shows -----------------------------------------------------------------------
+
+    def show_result(self, text: str, result: Result | None) -> None:
+        if result is None:
+            noted = Text("noted for the turn", "принят к исполнению")(self.c.lang)
+            self.result.value = f"<p>{_e(text)} — {noted}</p>"
+        else:
+            self.result.value = self.c.breakdown_html(result)
+
+    def show_turn(self, results: list[Result]) -> None:
+        self.result.value = "".join(f"<p>{_e(r.outcome(self.c.lang))}</p>" for r in results)
+
+    def refresh(self) -> None:
+        self.unit_info.value = unit_info(self.c.game, self.c.selected, self.c.lang)
+        self._prefill()
+        self._preview()
+
+
+def unit_info(g: Game, ref: UnitRef | None, lang: Lang) -> str:
+    """The selected unit: where, facing, formation, regiments, the turn left, its work."""
+    u = g.state.units.get(ref) if ref else None
+    if u is None:
+        hint = Text(
+            "click a unit of the side to move on the map",
+            "выберите на карте часть стороны, которая ходит",
+        )
+        return f"<i>{hint(lang)}</i>"
+    regs = ", ".join(f"{r.kind.ru} {pct(r.strength, lang)}" for r in u.division.regiments)
+    busy = f"; {u.busy.label(lang)} ({turns(u.busy.left, lang)})" if u.busy else ""
+    side = side_name(g.state.side_of(u.ref), lang, capital=True)
+    left = Text("turn left", "остаток хода")(lang)
+    return (
+        f"<b>{_e(u.ref)}</b> ({_e(side)}) — {_e(', '.join(str(c) for c in u.cells))}, "
+        f"{_e(Text('facing', 'фронтом на')(lang))} {_e(u.facing.label(lang))}, "
+        f"{_e(u.formation.label(lang))}, {_e(Text('regiments', 'полки')(lang))} "
+        f"{_e(u.regiments.label(lang))}; {left} {num(max(0.0, u.left), lang)}{_e(busy)}"
+        f"<br><small>{_e(regs)}</small>"
+    )
