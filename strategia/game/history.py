@@ -74,7 +74,8 @@ class History:
         """The game after entry `upto` (the last if None): from the newest usable snapshot, or
         (`verify`) re-derived from the start and compared with everything the file holds."""
         g = cls._begin(store)
-        entries = [e for e in store.entries[1:] if upto is None or e.seq <= upto]
+        upto = store.last_seq if upto is None else min(upto, store.last_seq)
+        entries = [e for e in store.entries[1:] if e.seq <= upto]
         undone = {int(e.data["of"]) for e in entries if e.kind == "undo"}
         base = 1
         if not verify:
@@ -94,10 +95,11 @@ class History:
         g.seen = entries[-1].seq if entries else 1
         return g
 
-    def _from_snapshot(self, entries: list[Entry], upto: int | None) -> int:
+    def _from_snapshot(self, entries: list[Entry], upto: int) -> int:
         """Take the newest snapshot at or before `upto` and the records of the entries before
-        it; returns the entry it was taken after (1: none usable, start from the scenario)."""
-        seqs = [s for s in self.journal.snapshot_seqs() if upto is None or s <= upto]
+        it; returns the entry it was taken after (1: none usable, start from the scenario).
+        (A snapshot after the last entry read is another writer's, of entries not yet read.)"""
+        seqs = [s for s in self.journal.snapshot_seqs() if s <= upto]
         for seq in reversed([s for s in seqs if s > 1]):
             try:
                 self._restore(self.journal.snapshot(seq))

@@ -19,17 +19,16 @@ from contextlib import suppress
 from pathlib import Path
 
 from strategia.core.errors import Problem
-from strategia.game.store import (
-    APPLICATION_ID,
+from strategia.game.sqlite_file import (
     HEADER_TABLES,
-    MAGIC,
-    SCHEMA_VERSION,
-    Entry,
+    PAGE_SIZE,
+    connect,
+    fixed_header,
     fsync_dir,
+    header_damage,
     row_crc,
 )
-
-PAGE_SIZE = 4096  # every game file is created with it
+from strategia.game.store import Entry
 
 
 def salvage(path: Path) -> tuple[Entry | None, list[Entry], list[Problem], Path]:
@@ -55,7 +54,7 @@ def salvage(path: Path) -> tuple[Entry | None, list[Entry], list[Problem], Path]
         problems += _repair_file_header(copy, aside)
         header, entries = None, []
         try:
-            conn = sqlite3.connect(copy, isolation_level=None)
+            conn = connect(copy, salvage=True)
         except sqlite3.Error as e:
             problems.append(Problem(str(aside), f"cannot be opened: {e}"))
         else:
@@ -83,33 +82,19 @@ def _free_name(path: Path) -> Path:
 
 def _repair_file_header(copy: Path, shown: Path) -> list[Problem]:
     """Write back the fixed fields of the SQLite header (bytes 0-99) a game file always has."""
+    problems = [Problem(str(shown).join(str(p.where).rsplit(str(copy), 1)), p.message)
+                for p in header_damage(copy)]  # fmt: skip
     size = copy.stat().st_size
     if size < 100:
-        return [Problem(f"{shown}: bytes 0-{size}", "too short for a game file")]
+        return problems
     with copy.open("r+b") as f:
-        head = bytearray(f.read(100))
-        fixed = bytearray(head)
-        fixed[0:16] = MAGIC
-        fixed[16:18] = (PAGE_SIZE >> 8 & 0xFF, PAGE_SIZE & 0xFF)
-        fixed[18:24] = bytes((2, 2, 0, 64, 32, 32))
+        head = f.read(100)
+        fixed = bytearray(fixed_header(head, size))
         fixed[28:32] = (size // PAGE_SIZE).to_bytes(4, "big")
-        fixed[44:48] = (4).to_bytes(4, "big")
-        fixed[52:60] = bytes(4) + (1).to_bytes(4, "big")
-        fixed[60:64] = SCHEMA_VERSION.to_bytes(4, "big")
-        fixed[64:72] = bytes(4) + APPLICATION_ID.to_bytes(4, "big")
-        fixed[72:92] = bytes(20)
-        changed = [k for k in range(100) if head[k] != fixed[k] and not 28 <= k < 32]
         if fixed != head:
             f.seek(0)
             f.write(fixed)
-    if not changed:
-        return []
-    return [
-        Problem(
-            f"{shown}: bytes {changed[0]}-{changed[-1]} (the file's header)",
-            f"{len(changed)} damaged byte(s) of fixed fields written back",
-        )
-    ]
+    return problems
 
 
 def _header(conn: sqlite3.Connection, shown: Path, problems: list[Problem]) -> Entry | None:

@@ -5,7 +5,9 @@ of the engine and rules it was played with, the secret seed: kept twice, in two 
 damaged copy leaves the other), the entries (orders and their results, ends of turns, questions
 and answers, the mediator's interventions) and the snapshots of the whole state taken at every
 End turn, which make opening a long game quick. Every row carries a CRC-32 of its content, so a
-changed byte SQLite cannot see is still found and reported with its place.
+changed byte SQLite cannot see is still found and reported with its place; the number of the
+last entry is kept apart (`tail`), so entries that vanish from the end are missed too; and
+opening runs SQLite's own check of the file's structure (`PRAGMA quick_check`).
 
 What SQLite gives, and why the store relies on it rather than on its own file handling:
 
@@ -29,9 +31,7 @@ The store is a local file: WAL does not work over network file systems.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-import os
 import sqlite3
 import zlib
 from collections.abc import Iterator
@@ -40,45 +40,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from strategia.core.errors import Problem, StrategiaError
-
-FORMAT = "strategia-game/2"  # the header's "format" in a store (a text journal: -journal/1)
-APPLICATION_ID = 0x53545247  # "STRG", in the SQLite file's header
-SCHEMA_VERSION = 1
-BUSY_SECONDS = 60.0
-MAGIC = b"SQLite format 3\x00"
-_SCHEMA = """
-CREATE TABLE header (copy INTEGER PRIMARY KEY, time TEXT NOT NULL, data TEXT NOT NULL,
-                     crc TEXT NOT NULL);
-CREATE TABLE header_copy (copy INTEGER PRIMARY KEY, time TEXT NOT NULL, data TEXT NOT NULL,
-                          crc TEXT NOT NULL);
-CREATE TABLE entries (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, time TEXT NOT NULL,
-                      data TEXT NOT NULL, crc TEXT NOT NULL);
-CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, data BLOB NOT NULL, crc TEXT NOT NULL);
-"""
-HEADER_TABLES = ("header", "header_copy")
-
-
-class StoreError(StrategiaError):
-    """A game file that cannot be read or written: what is wrong and where."""
-
-    def __init__(self, path: str | Path, problems: list[Problem], good: int | None = None) -> None:
-        self.path = str(path)
-        self.problems = problems
-        self.good = good
-        lines = "\n".join(f"  {p}" for p in problems)
-        after = (
-            f" after entry {good} (`strategia game replay --recover` keeps the {good} good "
-            "entries and sets the file aside)"
-            if good is not None
-            else ""
-        )
-        super().__init__(f"{path}: the game file is damaged{after}\n{lines}")
-
-
-class StoreWriteError(StrategiaError):
-    """A command that could not be written (the disk is full, the game is locked too long):
-    nothing of it was written and the game is as it was."""
+from strategia.core.errors import Problem
+from strategia.game.sqlite_file import (
+    APPLICATION_ID,
+    BUSY_SECONDS,
+    FORMAT,
+    HEADER_TABLES,
+    SCHEMA_VERSION,
+    StoreError,
+    StoreWriteError,
+    blob_crc,
+    check_file,
+    connect,
+    create_file,
+    damage_report,
+    dumps,
+    header_damage,
+    now,
+    row_crc,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,50 +72,6 @@ class Entry:
 
     def body(self) -> dict[str, Any]:
         return {"seq": self.seq, "kind": self.kind, "time": self.time, "data": self.data}
-
-
-def dumps(data: Any) -> str:
-    """The JSON text a row keeps (compact, UTF-8 as is)."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-def row_crc(*parts: object) -> str:
-    """The CRC-32 a row carries, of its fields as stored."""
-    text = "\x1f".join(str(p) for p in parts)
-    return f"{zlib.crc32(text.encode('utf-8', 'surrogatepass')):08x}"
-
-
-def blob_crc(seq: int, blob: bytes) -> str:
-    """The CRC-32 a snapshot carries, of its number and compressed bytes."""
-    return f"{zlib.crc32(blob, zlib.crc32(str(seq).encode())):08x}"
-
-
-def now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-
-
-def fsync_dir(path: Path) -> None:
-    """Make a new name in `path`'s directory durable (a no-op where directories cannot be
-    opened)."""
-    with suppress(OSError):
-        fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
-    """A connection with the store's settings: autocommit (transactions are explicit), WAL,
-    synchronous=FULL, a busy timeout, and b-tree cells checked as they are read."""
-    uri = f"file:{path}?mode={'ro' if readonly else 'rw'}"
-    conn = sqlite3.connect(
-        uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
-    )
-    conn.execute("PRAGMA cell_size_check = ON")
-    if not readonly:
-        conn.execute("PRAGMA synchronous = FULL")
-    return conn
 
 
 class GameStore:
@@ -156,78 +92,10 @@ class GameStore:
     # --- creating and opening ------------------------------------------------------------------
 
     @classmethod
-    def create(
-        cls,
-        path: str | Path,
-        header: dict[str, Any],
-        snapshot: dict[str, Any] | None = None,
-        time: str | None = None,
-    ) -> GameStore:
-        """A new game file whose header is `header` (written at `time`, by default now; its
-        first snapshot, after entry 1, `snapshot`); refuses to overwrite a file. The file
-        appears whole or not at all."""
-        path = Path(path)
-        if path.exists():
-            raise StrategiaError(f"{path}: a file is already there; choose another name")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-        try:
-            conn = sqlite3.connect(tmp, isolation_level=None)
-            try:
-                conn.execute("PRAGMA page_size = 4096")
-                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                conn.execute("PRAGMA journal_mode = WAL")
-                conn.execute("PRAGMA synchronous = FULL")
-                conn.execute("BEGIN IMMEDIATE")
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
-                text, time = dumps(header), time or now()
-                for table in HEADER_TABLES:
-                    conn.execute(
-                        f"INSERT INTO {table} VALUES (1, ?, ?, ?)",
-                        (time, text, row_crc(1, "game", time, text)),
-                    )
-                if snapshot is not None:
-                    blob = zlib.compress(dumps(snapshot).encode("utf-8"), 6)
-                    conn.execute(
-                        "INSERT INTO snapshots VALUES (1, ?, ?)", (blob, blob_crc(1, blob))
-                    )
-                conn.execute("COMMIT")
-                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            finally:
-                conn.close()
-            fd = os.open(tmp, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            try:
-                os.link(tmp, path)
-            except FileExistsError:
-                raise StrategiaError(
-                    f"{path}: a file is already there; choose another name"
-                ) from None
-            except OSError:  # a file system without hard links
-                if path.exists():
-                    raise StrategiaError(
-                        f"{path}: a file is already there; choose another name"
-                    ) from None
-                os.replace(tmp, path)
-            fsync_dir(path)
-        except sqlite3.Error as e:
-            raise StoreWriteError(
-                f"{path}: the game could not be written ({e}); no game was created"
-            ) from None
-        except OSError as e:
-            raise StoreWriteError(
-                f"{path}: the game could not be written ({e.strerror or e}); no game was created"
-            ) from None
-        finally:
-            for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
-                with suppress(OSError):
-                    p.unlink()
+    def create(cls, path: str | Path, header: dict[str, Any], time: str | None = None) -> GameStore:
+        """A new game file whose header is `header` (written at `time`, by default now);
+        refuses to overwrite a file. The file appears whole or not at all."""
+        create_file(Path(path), header, time)
         return cls.open(path)
 
     @classmethod
@@ -235,16 +103,20 @@ class GameStore:
         """An existing game file, its header and entries read and checked; a StoreError names
         every damage found (table and entry, or the file's page) if it cannot be read whole."""
         path = Path(path)
-        _check_file(path)
+        check_file(path)
         try:
             conn = connect(path)
         except sqlite3.Error as e:
-            raise StoreError(path, [Problem(str(path), f"cannot be opened: {e}")]) from None
+            raise StoreError(path, damage_report(path, f"cannot be opened: {e}")) from None
         store = cls(path, conn)
         try:
             store._check_schema()
+            store._check_structure()
             store._read_header()
-            store._read_entries()
+            store.refresh()
+        except sqlite3.DatabaseError as e:
+            conn.close()
+            raise StoreError(path, damage_report(path, f"cannot be read: {e}")) from None
         except BaseException:
             conn.close()
             raise
@@ -276,7 +148,15 @@ class GameStore:
 
     def refresh(self) -> list[Entry]:
         """The entries other writers appended since this store last looked (also kept)."""
-        return self._read_entries()
+        if self._in_transaction:
+            return self._read_entries()
+        with self._errors("reading the entries"):
+            self._conn.execute("BEGIN")
+        try:
+            return self._read_entries()
+        finally:
+            with suppress(sqlite3.Error):
+                self._conn.execute("COMMIT")
 
     def snapshot_seqs(self) -> list[int]:
         """The entries after which a snapshot is kept, in order."""
@@ -323,6 +203,11 @@ class GameStore:
             mark = len(self._entries)
             yield new
             with self._errors("committing the command", write=True):
+                if len(self._entries) > mark:
+                    self._conn.execute(
+                        "UPDATE tail SET last = ?, crc = ? WHERE id = 1",
+                        (self.last_seq, row_crc("tail", self.last_seq)),
+                    )
                 self._conn.execute("COMMIT")
         except BaseException:
             with suppress(sqlite3.Error):
@@ -385,15 +270,8 @@ class GameStore:
             raise StoreError(self.path, self._damage(f"{doing}: {e}")) from None
 
     def _damage(self, what: str) -> list[Problem]:
-        """The problem met, and where SQLite's integrity check places the damage."""
-        problems = [Problem(str(self.path), what)]
-        try:
-            rows = self._conn.execute("PRAGMA integrity_check(20)").fetchall()
-        except sqlite3.Error as e:
-            return [*problems, Problem(f"{self.path}: integrity check", str(e))]
-        return problems + [
-            Problem(f"{self.path}: {_place(r[0])}", r[0]) for r in rows if r[0] != "ok"
-        ]
+        """The problem met, and where the damage is."""
+        return damage_report(self.path, what, self._conn)
 
     def _check_schema(self) -> None:
         with self._errors("reading the file's header"):
@@ -413,11 +291,19 @@ class GameStore:
                 self.path,
                 [Problem(where, f"store version {version}, this program reads {SCHEMA_VERSION}")],
             )
-        missing = {*HEADER_TABLES, "entries", "snapshots"} - tables
+        missing = {*HEADER_TABLES, "entries", "snapshots", "tail"} - tables
         if missing:
             raise StoreError(
                 self.path, [Problem(f"{self.path}: schema", f"missing tables {sorted(missing)}")]
             )
+
+    def _check_structure(self) -> None:
+        """SQLite's check of every page of the file (b-trees, the free list)."""
+        with self._errors("checking the file"):
+            rows = self._conn.execute("PRAGMA quick_check(20)").fetchall()
+        if rows != [("ok",)]:
+            raise StoreError(self.path, self._damage(f"SQLite's check: {rows[0][0]}"))
+        self.problems += header_damage(self.path)
 
     def _read_header(self) -> None:
         found: list[tuple[str, str, str]] = []
@@ -476,43 +362,44 @@ class GameStore:
                     break
                 self._entries.append(Entry(seq, str(kind), data, str(time)))
                 last = seq
+            if not problems:
+                problems += self._check_tail(last)
         except sqlite3.DatabaseError as e:
             problems = [*self._damage(f"reading the entries after entry {last}: {e}"), *problems]
         if problems:
+            del self._entries[start:]
             raise StoreError(self.path, problems, last)
         return self._entries[start:]
 
-
-def _place(message: str) -> str:
-    """Where an integrity-check message puts the damage ("page 5", "tree 3"...)."""
-    words = message.replace(":", " ").split()
-    for k, w in enumerate(words[:-1]):
-        if w.lower() in ("page", "tree") and words[k + 1].rstrip(",").isdigit():
-            return f"{w.lower()} {words[k + 1].rstrip(',')}"
-    return "the file"
-
-
-def _check_file(path: Path) -> None:
-    """Refuse early what is not a game file at all, or an earlier version's text journal."""
-    if not path.exists():
-        raise StrategiaError(f"{path}: no such game file")
-    try:
-        with path.open("rb") as f:
-            head = f.read(100)
-    except OSError as e:
-        raise StrategiaError(f"{path}: {e.strerror or e}") from None
-    if head.lstrip()[:1] in (b"{", b"["):
-        raise StrategiaError(
-            f"{path}: a text journal (JSONL) of an earlier version; bring it into a game file "
-            f"with `strategia game import {path} NEW.game`"
-        )
-    if len(head) < 100:
-        raise StoreError(path, [Problem(f"{path}: bytes 0-{len(head)}", "too short for a game")])
-    if head[:16] != MAGIC:
-        raise StoreError(
-            path, [Problem(f"{path}: bytes 0-15 (the file's header)", "not an SQLite database")]
-        )
+    def _check_tail(self, last: int) -> list[Problem]:
+        """Entries missing from the end (the tail row knows the last one's number)."""
+        row = self._conn.execute("SELECT last, crc FROM tail WHERE id = 1").fetchone()
+        where = f"{self.path}: the tail (the last entry's number)"
+        if row is None or row[1] != row_crc("tail", row[0]):
+            if not any(p.where == where for p in self.problems):
+                self.problems.append(Problem(where, "missing or damaged"))
+            return []
+        if row[0] != last:
+            return [
+                Problem(
+                    f"{self.path}: entry {last + 1}",
+                    f"entries {last + 1} to {row[0]} are missing (the file says {row[0]} entries)",
+                )
+            ]
+        return []
 
 
 Journal = GameStore  # the first version's name
 JournalError = StoreError
+
+__all__ = [
+    "FORMAT",
+    "Entry",
+    "GameStore",
+    "Journal",
+    "JournalError",
+    "StoreError",
+    "StoreWriteError",
+    "dumps",
+    "row_crc",
+]

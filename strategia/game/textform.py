@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from strategia.core.errors import Problem, StrategiaError
-from strategia.game.store import Entry, fsync_dir
+from strategia.game.sqlite_file import fsync_dir
+from strategia.game.store import Entry
 
 FORMAT = "strategia-journal/1"
 MAX_BYTES = 1 << 30
