@@ -107,11 +107,15 @@ class Game(History):
     ) -> Game:
         """A saved game, from its newest snapshot (up to entry `upto` if given). `verify`
         re-derives every entry from the scenario and lists each difference in
-        `replay_problems`; `recover` first rebuilds a damaged file from its good part."""
+        `replay_problems`; `recover` first rebuilds a damaged file from its good part (the
+        damage found, and where the damaged file is kept, are in `replay_problems`)."""
         if recover:
             try:
-                GameStore.open(path).close()
+                with GameStore.open(path) as store:
+                    damaged = bool(store.problems)
             except StoreError:
+                damaged = True
+            if damaged:
                 return cls._recover(Path(path))
         store = GameStore.open(path)
         return cls._load(store, upto, verify)
