@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -27,7 +28,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
         with path.open("rb") as f:
             return tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
-        raise RuleDataError(str(path), [Problem("TOML", str(e))]) from None
+        raise RuleDataError(str(path), [_toml_problem(e)]) from None
     except OSError as e:
         raise RuleDataError(str(path), [Problem("file", e.strerror or str(e))]) from None
 
@@ -162,6 +163,60 @@ def _suggest(given: str, allowed: list[str]) -> str:
     return f": did you mean {hints[0]!r}?" if hints else f" (expected one of: {', '.join(allowed)})"
 
 
+_TABLE = re.compile(r"^\[\[?\s*([^\]]{1,200}?)\s*\]\]?")
+_KEY = re.compile(r"^([A-Za-z0-9_\-.\"' ]{1,200}?)\s*=")
+_INLINE = re.compile(r"[{,]\s*([A-Za-z0-9_\-]{1,100})\s*=")
+
+
+def _dotted(key: str) -> str:
+    return ".".join(part.strip().strip("\"'") for part in key.split("."))
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """The line (1-based) where each dotted key of a TOML text is set or its table begins."""
+    out: dict[str, int] = {}
+    table = ""
+    for n, raw in enumerate(text.split("\n"), 1):
+        line = raw.strip()[:400]
+        if line.startswith("["):
+            if m := _TABLE.match(line):
+                table = _dotted(m.group(1))
+                parts = table.split(".")
+                for i in range(1, len(parts) + 1):
+                    out.setdefault(".".join(parts[:i]), n)
+            continue
+        if m := _KEY.match(line):
+            key = _dotted(m.group(1))
+            full = f"{table}.{key}" if table else key
+            out.setdefault(full, n)
+            for sub in _INLINE.findall(line[m.end() :]):
+                out.setdefault(f"{full}.{sub}", n)
+    return out
+
+
+def with_lines(problems: list[Problem], text: str) -> list[Problem]:
+    """The problems, each with the line of the longest part of its key the text sets."""
+    lines = key_lines(text)
+    out = []
+    for p in problems:
+        parts = p.where.split(".")
+        found = next(
+            (
+                lines[k]
+                for k in (".".join(parts[:i]) for i in range(len(parts), 0, -1))
+                if k in lines
+            ),
+            None,
+        )
+        out.append(Problem(p.where, p.message, p.line or found))
+    return out
+
+
+def _toml_problem(e: tomllib.TOMLDecodeError) -> Problem:
+    m = re.search(r"line (\d+)", str(e))
+    return Problem("TOML", str(e), int(m.group(1)) if m else None)
+
+
 def apply_house_rules(rules: RuleSet, path: Path) -> RuleSet:
     """`rules` with the house rules of `path` applied (0.3); every problem is reported at once.
 
@@ -169,21 +224,37 @@ def apply_house_rules(rules: RuleSet, path: Path) -> RuleSet:
     `[entry] param = value` for parameter lists; a value may be `{ value = ..., note = "..." }`.
     An optional `[ruleset] name = ...` must name the ruleset being changed.
     """
-    return _apply_house(rules, _read_toml(path), str(path))
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        why = e.strerror if isinstance(e, OSError) else f"not UTF-8 text ({e.reason})"
+        raise RuleDataError(str(path), [Problem("file", why or str(e))]) from None
+    return apply_house_text(rules, text, str(path))
 
 
 def apply_house_text(rules: RuleSet, text: str, source: str) -> RuleSet:
-    """`rules` with the house rules written in `text` (TOML) applied; `source` names it."""
+    """`rules` with the house rules written in `text` (TOML) applied; `source` names it. A
+    RuleDataError lists every problem with its line and key; nothing is applied then."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise RuleDataError(source, [Problem("TOML", str(e))]) from None
-    return _apply_house(rules, data, source)
-
-
-def _apply_house(rules: RuleSet, data: dict[str, Any], src: str) -> RuleSet:
+        raise RuleDataError(source, [_toml_problem(e)]) from None
     problems: list[Problem] = []
+    new = _apply_house(rules, data, source, problems)
+    if problems:
+        raise RuleDataError(source, with_lines(problems, text))
+    return new
+
+
+def _apply_house(
+    rules: RuleSet, data: dict[str, Any], src: str, problems: list[Problem]
+) -> RuleSet:
     meta = data.pop("ruleset", {})
+    if not isinstance(meta, dict):
+        problems.append(
+            Problem("ruleset", f"expected a table ([ruleset] name = ...), got {meta!r}")
+        )
+        meta = {}
     if "name" in meta and meta["name"] != rules.name:
         problems.append(Problem("ruleset.name", f"is {meta['name']!r}, these are {rules.name!r}"))
     changes: list[tuple[Param, Any, str]] = []
@@ -244,7 +315,7 @@ def _apply_house(rules: RuleSet, data: dict[str, Any], src: str) -> RuleSet:
                     continue
                 changes.append((p, value, note))
     if problems:
-        raise RuleDataError(src, problems)
+        return rules
     entries = dict(rules.entries)
     for p, value, note in changes:
         e = entries[p.entry]
