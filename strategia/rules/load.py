@@ -20,7 +20,7 @@ _ENTRY_KEYS = {
     "params", "rows_vocab", "columns_vocab", "row_labels", "column_labels", "row_levels",
     "row_types", "row_units", "min", "max",
 }  # fmt: skip
-_CELL_KEYS = {"value", "reconstructed", "note", "level", "unit", "label", "rule"}
+_CELL_KEYS = {"value", "reconstructed", "note", "level", "unit", "label", "rule", "min", "max"}
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -117,7 +117,8 @@ def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:
                 continue
             ctype = row_types.get(row, type_)
             vocab = RegimentKind if ctype == "regiments" else None
-            bad = check_value(ctype, meta["value"], lo, hi, vocab)
+            c_lo, c_hi = meta.get("min", lo), meta.get("max", hi)
+            bad = check_value(ctype, meta["value"], c_lo, c_hi, vocab)
             if bad:
                 problems.append(Problem(where, bad))
             rows[row][col] = Param(
@@ -132,6 +133,8 @@ def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:
                 label=Text.of(meta["label"]) if "label" in meta else None,
                 reconstructed=meta.get("reconstructed"),
                 note=meta.get("note"),
+                minimum=c_lo,
+                maximum=c_hi,
             )
     return Entry(
         key=key,
@@ -309,7 +312,7 @@ def _apply_house(
                     and not isinstance(value, bool)
                 ):
                     value = float(value)
-                bad = check_value(p.type, value, entry.minimum, entry.maximum, vocab)
+                bad = check_value(p.type, value, p.minimum, p.maximum, vocab)
                 if bad:
                     problems.append(Problem(where, bad))
                     continue

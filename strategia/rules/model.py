@@ -54,6 +54,8 @@ class Param:
     reconstructed: str | None = None
     note: str | None = None
     overridden: Override | None = None
+    minimum: float | None = None  # this cell's own range, narrower than its entry's
+    maximum: float | None = None
 
     @property
     def key(self) -> str:
