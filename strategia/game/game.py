@@ -147,19 +147,10 @@ class Game(History):
 
     @classmethod
     def _rebuild(cls, store: GameStore, notes: list[str]) -> Game:
-        """Re-derive a game from its entries and keep a snapshot after every End turn."""
-        g = cls._load(store, verify=True)
-        g.replay_problems = [p for p in g.replay_problems if "no snapshot after" not in p]
-        again = cls._begin(store)
+        """Re-derive a game from its entries, comparing, and keep a snapshot after every End
+        turn (the game of an import or a recovery)."""
         with store.transaction():
-            store.put_snapshot(1, again._verified_snapshot())
-            undone = {int(e.data["of"]) for e in store.entries if e.kind == "undo"}
-            for e in store.entries[1:]:
-                if e.seq in undone:
-                    continue
-                again._apply_entry(e)
-                if e.kind == "end-turn":
-                    store.put_snapshot(e.seq, again._verified_snapshot())
+            g = cls._load(store, keep=True)
         g.replay_problems = notes + g.replay_problems
         return g
 

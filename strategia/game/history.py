@@ -70,26 +70,33 @@ class History:
         return cls(store, sc, rules, state, state, side)
 
     @classmethod
-    def _load(cls, store: GameStore, upto: int | None = None, verify: bool = False) -> Self:
+    def _load(
+        cls, store: GameStore, upto: int | None = None, verify: bool = False, keep: bool = False
+    ) -> Self:
         """The game after entry `upto` (the last if None): from the newest usable snapshot, or
-        (`verify`) re-derived from the start and compared with everything the file holds."""
+        (`verify`) re-derived from the start and compared with everything the file holds; with
+        `keep`, re-derived and a snapshot kept after every End turn (inside a transaction)."""
         g = cls._begin(store)
         upto = store.last_seq if upto is None else min(upto, store.last_seq)
         entries = [e for e in store.entries[1:] if e.seq <= upto]
         undone = {int(e.data["of"]) for e in entries if e.kind == "undo"}
         base = 1
-        if not verify:
+        if keep:
+            store.put_snapshot(1, g._verified_snapshot())
+        elif not verify:
             base = g._from_snapshot(entries, upto)
-        snaps = set(store.snapshot_seqs()) if verify else set()
+        snaps = set(store.snapshot_seqs()) if verify and not keep else set()
         for e in entries:
             if e.seq <= base or e.seq in undone:
                 continue
             g._apply_entry(e)
-            if e.seq in snaps:
+            if keep and e.kind == "end-turn":
+                store.put_snapshot(e.seq, g._verified_snapshot())
+            elif e.seq in snaps:
                 g._check_snapshot(e.seq)
-            elif verify and e.kind == "end-turn":
+            elif verify and not keep and e.kind == "end-turn":
                 g.replay_problems.append(f"entry {e.seq}: no snapshot after this End turn")
-        if verify:
+        if verify or keep:
             g._check_versions()
             g.replay_problems += [str(p) for p in store.problems]
         g.seen = entries[-1].seq if entries else 1
