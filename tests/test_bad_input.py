@@ -103,6 +103,10 @@ RULES = load_ruleset("continental", level=3)
         ("[march]\nbonus_km = nan\n", "h.toml:2: march.bonus_km: nan is not a number"),
         ("[march]\n\nbonus_km = 1e300\n", "h.toml:3: march.bonus_km: 1e+300 is not a number"),
         ("[march\n", "h.toml:1: TOML: Expected ']'"),
+        (
+            '[rating_targets.linear]\nfront = ""\n',
+            "h.toml:2: rating_targets.linear.front: '': expected one of linear_front_line_ratings",
+        ),
     ],
 )
 def test_a_bad_house_rule_is_named_with_its_line_and_key(text: str, expected: str) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from contextlib import suppress
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, Protocol
 
@@ -228,11 +227,9 @@ class _Reader(Cursor):
         name = self.text[start : self.pos].strip()
         if not name or norm(name) in _ARMY:
             return _RawUnit(number, at, name, start, () if not name else (None,))
-        kinds: list[UnitType] = []
-        with suppress(UnknownNameError):
-            kinds.append(DivisionKind.parse(name))
-        with suppress(UnknownNameError):
-            kinds.append(CorpsKind.parse(name))
+        kinds: list[UnitType] = [
+            k for k in (DivisionKind.find(name), CorpsKind.find(name)) if k is not None
+        ]
         if not kinds:
             names = [n for k in (*DivisionKind, *CorpsKind) for n in (k.ru, k.en)]
             err = UnknownNameError("unit type", name, [*names, "А", "A"])

@@ -220,6 +220,23 @@ def _toml_problem(e: tomllib.TOMLDecodeError) -> Problem:
     return Problem("TOML", str(e), int(m.group(1)) if m else None)
 
 
+def _reference_problem(rules: RuleSet, entry: Entry, p: Param, value: Any) -> str | None:
+    """A text cell that names a column of another entry (`linear_ratings.front`) must name one
+    of the entries its table names, and one of that entry's columns."""
+    targets = {
+        str(q.value).partition(".")[0]
+        for q in entry.params()
+        if isinstance(q.value, str) and str(q.value).partition(".")[0] in rules.entries
+    }
+    if p.type != "text" or str(p.value).partition(".")[0] not in targets:
+        return None
+    name, _, column = str(value).partition(".")
+    if name not in targets or column not in rules.entries[name].columns:
+        shown = ", ".join(f"{t}.<{'|'.join(rules.entries[t].columns)}>" for t in sorted(targets))
+        return f"{value!r}: expected one of {shown}"
+    return None
+
+
 def apply_house_rules(rules: RuleSet, path: Path) -> RuleSet:
     """`rules` with the house rules of `path` applied (0.3); every problem is reported at once.
 
@@ -313,6 +330,7 @@ def _apply_house(
                 ):
                     value = float(value)
                 bad = check_value(p.type, value, p.minimum, p.maximum, vocab)
+                bad = bad or _reference_problem(rules, entry, p, value)
                 if bad:
                     problems.append(Problem(where, bad))
                     continue
