@@ -66,7 +66,11 @@ def _writer(path: Path, wid: int, seed: int, out: int, stop_after_errors: int = 
     """Play the game at `path` until killed, writing `wid seq kind crc` for every command the
     store acknowledged (after it returned) to the pipe `out`."""
     rng = random.Random(seed)
-    g = Game.open(path)
+    try:
+        g = Game.open(path)
+    except StoreWriteError:  # no room to open it (a full disk): refused, and said so
+        os.write(out, f"refused {wid}\n".encode())
+        return
     errors = 0
     while True:
         try:
@@ -249,10 +253,18 @@ def full_trials(base: Path, work: Path, n: int, rng: random.Random) -> Counter[s
         ]
         acks = _run(writers, [30.0 for _ in writers], 30.0)
         counts["trials"] += 1
-        g = _check(path, acks, counts)  # on the full disk
-        if tmpfs:
+        if tmpfs:  # on the full disk: opened, or refused for want of room, never "damaged"
+            try:
+                Game.open(path).journal.close()
+                counts["opened_on_full_disk"] += 1
+            except StoreWriteError:
+                counts["refused_on_full_disk"] += 1
+            except Exception as e:
+                counts["damage_on_full_disk"] += 1
+                print(f"  DAMAGE ON A FULL DISK: {type(e).__name__}: {e}", file=sys.stderr)
             subprocess.run(["mount", "-o", "remount,size=64m", str(mount)], check=True)
-        if g is not None:  # and with room again, the game goes on
+        g = _check(path, acks, counts)
+        if g is not None:  # with room again, the game goes on
             try:
                 again = Game.open(path)
                 again.intervene("room again")
@@ -261,8 +273,9 @@ def full_trials(base: Path, work: Path, n: int, rng: random.Random) -> Counter[s
             except StrategiaError as e:
                 counts["stuck"] += 1
                 print(f"  STUCK {kind}: {e}", file=sys.stderr)
-        if tmpfs:
-            subprocess.run(["umount", str(mount)], check=True)
+        if tmpfs and subprocess.run(["umount", str(mount)], check=False).returncode:
+            counts["left_open"] += 1  # a file this process forgot to close
+            subprocess.run(["umount", "-l", str(mount)], check=False)
         shutil.rmtree(mount, ignore_errors=True)
     return counts
 
@@ -358,7 +371,7 @@ def base_game(work: Path) -> Path:
 
 FAILURES = (
     "lost", "unopened", "replay", "silent", "unplaced", "crashed", "stuck", "writer_crashed",
-    "writer_saw_damage",
+    "writer_saw_damage", "damage_on_full_disk", "left_open",
 )  # fmt: skip
 
 

@@ -12,7 +12,8 @@ import json
 import os
 import sqlite3
 import zlib
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -55,8 +56,34 @@ class StoreError(StrategiaError):
 
 
 class StoreWriteError(StrategiaError):
-    """A command that could not be written (the disk is full, the game is locked too long):
-    nothing of it was written and the game is as it was."""
+    """A game file that cannot be written (or read) now: the disk is full, another program
+    held it too long, an I/O error. Nothing of the command was written; the file is whole."""
+
+
+_DAMAGE = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
+_REASONS = {
+    13: "the disk is full",
+    5: f"another program held the game for more than {BUSY_SECONDS:g} s",
+    6: f"another program held the game for more than {BUSY_SECONDS:g} s",
+    14: "the file or its directory cannot be opened (the disk full, or not writable?)",
+    8: "the file is read-only",
+    3: "permission denied",
+    10: "disk I/O error (is the disk full?)",
+}
+
+
+def is_damage(e: sqlite3.Error) -> bool:
+    """Whether SQLite's error means the file is damaged (not: full, busy, unwritable)."""
+    code = getattr(e, "sqlite_errorcode", None)
+    if code is None:
+        return not isinstance(e, sqlite3.OperationalError)
+    return (int(code) & 0xFF) in _DAMAGE
+
+
+def reason(e: sqlite3.Error) -> str:
+    """Why SQLite could not read or write, in words."""
+    code = getattr(e, "sqlite_errorcode", None)
+    return _REASONS.get(int(code) & 0xFF, str(e)) if code is not None else str(e)
 
 
 def dumps(data: Any) -> str:
@@ -270,22 +297,36 @@ def damage_report(path: Path, what: str, conn: sqlite3.Connection | None = None)
         )
     if len(problems) > 1:
         return problems
-    try:
-        rows = (conn or connect(path, readonly=True)).execute("PRAGMA integrity_check(20)")
-        checked = [str(r[0]) for r in rows.fetchall()]
-    except sqlite3.Error:
-        checked = []
+    checked: list[str] = []
+    with suppress(sqlite3.Error), _using(conn, path) as c:
+        checked = [str(r[0]) for r in c.execute("PRAGMA integrity_check(20)").fetchall()]
     found = [
         Problem(f"{path}: {place(r)}", r) for r in checked if r != "ok" and place(r) != "the file"
     ]
     if not found:
         try:
-            found = locate(path, connect(path, readonly=True, salvage=True))
+            with _using(None, path, salvage=True) as c:
+                found = locate(path, c)
         except sqlite3.Error as e:
             found = [Problem(f"{path}: page 1 (the file's schema)", f"unreadable: {e}")]
     return problems + (
         found or [Problem(f"{path}: page 1 (the file's schema)", "SQLite cannot read it")]
     )
+
+
+@contextmanager
+def _using(
+    conn: sqlite3.Connection | None, path: Path, salvage: bool = False
+) -> Iterator[sqlite3.Connection]:
+    """`conn`, or a read-only connection of its own, closed after."""
+    if conn is not None:
+        yield conn
+        return
+    own = connect(path, readonly=True, salvage=salvage)
+    try:
+        yield own
+    finally:
+        own.close()
 
 
 def locate(path: Path, conn: sqlite3.Connection) -> list[Problem]:

@@ -43,7 +43,6 @@ from typing import Any
 from strategia.core.errors import Problem
 from strategia.game.sqlite_file import (
     APPLICATION_ID,
-    BUSY_SECONDS,
     FORMAT,
     HEADER_TABLES,
     SCHEMA_VERSION,
@@ -56,7 +55,9 @@ from strategia.game.sqlite_file import (
     damage_report,
     dumps,
     header_damage,
+    is_damage,
     now,
+    reason,
     row_crc,
 )
 
@@ -107,16 +108,20 @@ class GameStore:
         try:
             conn = connect(path)
         except sqlite3.Error as e:
-            raise StoreError(path, damage_report(path, f"cannot be opened: {e}")) from None
+            if is_damage(e):
+                raise StoreError(path, damage_report(path, f"cannot be opened: {e}")) from None
+            raise StoreWriteError(f"{path}: cannot be opened: {reason(e)}") from None
         store = cls(path, conn)
         try:
             store._check_schema()
             store._check_structure()
             store._read_header()
             store.refresh()
-        except sqlite3.DatabaseError as e:
+        except sqlite3.Error as e:
             conn.close()
-            raise StoreError(path, damage_report(path, f"cannot be read: {e}")) from None
+            if is_damage(e):
+                raise StoreError(path, damage_report(path, f"cannot be read: {e}")) from None
+            raise StoreWriteError(f"{path}: cannot be read: {reason(e)}") from None
         except BaseException:
             conn.close()
             raise
@@ -170,7 +175,9 @@ class GameStore:
             row = self._conn.execute(
                 "SELECT data, crc FROM snapshots WHERE seq = ?", (seq,)
             ).fetchone()
-        except sqlite3.DatabaseError as e:
+        except sqlite3.Error as e:
+            if not is_damage(e):
+                raise StoreWriteError(f"{where}: cannot be read: {reason(e)}") from None
             raise StoreError(self.path, [Problem(where, f"unreadable: {e}")]) from None
         if row is None:
             raise StoreError(self.path, [Problem(where, "missing")])
@@ -249,25 +256,15 @@ class GameStore:
 
     @contextmanager
     def _errors(self, doing: str, write: bool = False) -> Iterator[None]:
-        """SQLite's errors as the store's: a full disk or a lock held too long is a write
-        error (nothing written), anything else damage, with SQLite's own check of the file."""
+        """SQLite's errors as the store's: damage (with where it is), or a file that cannot be
+        written now (the disk full, a lock held too long), of which nothing was written."""
         try:
             yield
-        except sqlite3.OperationalError as e:
-            text = str(e)
-            if write and ("full" in text or "locked" in text or "busy" in text or "I/O" in text):
-                why = {
-                    "full": "the disk is full",
-                    "locked": f"another program held the game for more than {BUSY_SECONDS:g} s",
-                    "busy": f"another program held the game for more than {BUSY_SECONDS:g} s",
-                }
-                reason = next((v for k, v in why.items() if k in text), f"disk error: {text}")
-                raise StoreWriteError(
-                    f"{self.path}: {reason}; nothing of this command was written"
-                ) from None
-            raise StoreError(self.path, self._damage(f"{doing}: {text}")) from None
-        except sqlite3.DatabaseError as e:
-            raise StoreError(self.path, self._damage(f"{doing}: {e}")) from None
+        except sqlite3.Error as e:
+            if is_damage(e):
+                raise StoreError(self.path, self._damage(f"{doing}: {e}")) from None
+            done = "; nothing of this command was written" if write else ""
+            raise StoreWriteError(f"{self.path}: {doing}: {reason(e)}{done}") from None
 
     def _damage(self, what: str) -> list[Problem]:
         """The problem met, and where the damage is."""
@@ -312,7 +309,9 @@ class GameStore:
             where = f"{self.path}: the header ({'copy' if table == 'header_copy' else 'first'})"
             try:
                 rows = self._conn.execute(f"SELECT copy, time, data, crc FROM {table}").fetchall()
-            except sqlite3.DatabaseError as e:
+            except sqlite3.Error as e:
+                if not is_damage(e):
+                    raise StoreWriteError(f"{where}: cannot be read: {reason(e)}") from None
                 problems.append(Problem(where, f"unreadable: {e}"))
                 continue
             if len(rows) != 1:
@@ -364,7 +363,10 @@ class GameStore:
                 last = seq
             if not problems:
                 problems += self._check_tail(last)
-        except sqlite3.DatabaseError as e:
+        except sqlite3.Error as e:
+            if not is_damage(e):
+                del self._entries[start:]
+                raise StoreWriteError(f"{self.path}: cannot be read: {reason(e)}") from None
             problems = [*self._damage(f"reading the entries after entry {last}: {e}"), *problems]
         if problems:
             del self._entries[start:]
