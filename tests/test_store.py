@@ -236,3 +236,19 @@ def test_house_rules_and_answers_survive_export_and_import(tmp_path: Path) -> No
     h = Game.import_text(tmp_path / "g.jsonl", tmp_path / "h.game")
     assert h.replay_problems == [] and h.rules.value("march", "bonus_km") == 15
     assert h.journal.header["house_files"] == [str(house)]
+
+
+def test_a_tactical_game_moves_to_text_and_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from strategia.cli import main
+    from strategia.tactical.game import TacticalGame
+
+    grove = ROOT / "strategia" / "tactical" / "skirmishes" / "grove.toml"
+    game = TacticalGame.new(grove, tmp_path / "t.tgame")
+    game.card("1/Тульский", before="move; form square")
+    assert main(["game", "export", str(tmp_path / "t.tgame"), str(tmp_path / "t.jsonl")]) == 0
+    assert main(["game", "import", str(tmp_path / "t.jsonl"), str(tmp_path / "u.tgame")]) == 0
+    assert "tactical game" in capsys.readouterr().out
+    again = TacticalGame.open(tmp_path / "u.tgame")
+    assert again.to_json()["units"] == game.to_json()["units"]

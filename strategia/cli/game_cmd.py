@@ -211,18 +211,37 @@ def replay(args: argparse.Namespace) -> Output:
 
 
 def export(args: argparse.Namespace) -> Output:
-    g = Game.open(args.game)
-    n = g.export_text(args.out)
-    return Output(f"{args.out}: {n} entries of {args.game}", {**_status(g), "out": str(args.out)})
+    from strategia.game import textform
+    from strategia.game.store import GameStore
+
+    with GameStore.open(args.game) as store:  # a game of either rule set
+        textform.write(args.out, store.entries)
+        n = len(store.entries)
+    return Output(
+        f"{args.out}: {n} entries of {args.game}",
+        {"game": str(args.game), "out": str(args.out), "entries": n},
+    )
 
 
 def imp(args: argparse.Namespace) -> Output:
+    from strategia.game import textform
+
+    head = textform.read(args.text)[0][:1]
+    if head and head[0].data.get("game") == "tactical":
+        store, problems = textform.import_journal(args.text, args.game, args.recover)
+        n = len(store.entries)
+        store.close()
+        text = f"{args.game}: {n} entries of a tactical game (play it with `strategia tactical`)"
+        notes = [str(p) for p in problems]
+        return Output(
+            "\n".join([text, *notes]), {"game": str(args.game), "entries": n, "problems": notes}
+        )
     g = Game.import_text(args.text, args.game, recover=args.recover)
-    problems = [p for p in g.replay_problems if not p.startswith("note: ")]
+    differences = [p for p in g.replay_problems if not p.startswith("note: ")]
     text = f"{args.game}: {len(g.journal.entries)} entries from {args.text}, turn {g.state.turn}"
     text = "\n".join([text, *g.replay_problems])
     data = {**_status(g), "entries": len(g.journal.entries), "problems": g.replay_problems}
-    return Output(text, data, status=2 if problems else 0)
+    return Output(text, data, status=2 if differences else 0)
 
 
 def intervene(args: argparse.Namespace) -> Output:

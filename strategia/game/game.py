@@ -125,14 +125,8 @@ class Game(History):
         """A game file made from a text journal (`export`'s, or a first version's game file):
         the entries as they are, the snapshots re-derived, every difference in
         `replay_problems`. A damaged journal is refused, or with `recover` cut before the damage."""
-        entries, problems = textform.read(source)
-        if problems and not (recover and entries):
-            raise textform.TextFormError(source, problems, len(entries))
-        store = GameStore.create(path, entries[0].data, time=entries[0].time)
+        store, problems = textform.import_journal(source, path, recover)
         try:
-            with store.transaction():
-                for e in entries[1:]:
-                    store.append(e.kind, e.data, time=e.time)
             return cls._rebuild(store, [str(p) for p in problems])
         except BaseException:
             store.close()

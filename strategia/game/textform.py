@@ -17,7 +17,7 @@ from typing import Any
 
 from strategia.core.errors import Problem, StrategiaError
 from strategia.game.sqlite_file import fsync_dir
-from strategia.game.store import Entry
+from strategia.game.store import Entry, GameStore
 
 FORMAT = "strategia-journal/1"
 MAX_BYTES = 1 << 30
@@ -137,3 +137,24 @@ def write(path: str | Path, entries: list[Entry]) -> None:
     except OSError as e:
         tmp.unlink(missing_ok=True)
         raise StrategiaError(f"{path}: cannot be written: {e.strerror or e}") from None
+
+
+def import_journal(
+    source: str | Path, path: str | Path, recover: bool = False
+) -> tuple[GameStore, list[Problem]]:
+    """A game file at `path` holding the text journal `source`'s entries as they are (a game of
+    either rule set), and the damage met in the journal; a damaged journal is refused (nothing
+    written), or with `recover` cut before the damage."""
+    entries, problems = read(source)
+    if problems and not (recover and entries):
+        raise TextFormError(source, problems, len(entries))
+    store = GameStore.create(path, entries[0].data, time=entries[0].time)
+    try:
+        with store.transaction():
+            for e in entries[1:]:
+                store.append(e.kind, e.data, time=e.time)
+    except BaseException:
+        store.close()
+        Path(path).unlink(missing_ok=True)
+        raise
+    return store, problems
