@@ -244,11 +244,12 @@ PARAMS = list(RULES.params())
 def _in_range(draw: Any, p: Any) -> Any:
     """A value for a parameter: mostly one its range allows (its ends often), else anything."""
     if isinstance(p.value, bool) or not isinstance(p.value, int | float):
-        return draw(st.just(p.value) | VALUES)
+        same = st.just(p.value)
+        return draw(st.one_of(same, same, same, same, VALUES))
     lo = p.minimum if p.minimum is not None else -1e6
     hi = p.maximum if p.maximum is not None else 1e6
     within = st.sampled_from([lo, hi, max(lo, 0), min(max(lo, 1), hi)]) | st.floats(lo, hi)
-    value = draw(st.one_of(within, within, within, within, within, VALUES))
+    value = draw(st.one_of(*[within] * 9, VALUES))
     if isinstance(p.value, int) and isinstance(value, float) and value.is_integer():
         value = int(value)
     return value
@@ -256,13 +257,14 @@ def _in_range(draw: Any, p: Any) -> Any:
 
 @st.composite
 def house_texts(draw: Any) -> str:
-    out = []
+    tables: dict[str, dict[str, str]] = {}
     for p in draw(st.lists(st.sampled_from(PARAMS), min_size=1, max_size=3)):
         e = RULES.entries[p.entry]
         head = f"[{p.entry}]" if e.shape == "params" else f"[{p.entry}.{p.row}]"
         key = p.row if e.shape == "params" else p.column
-        out.append(f"{head}\n{key} = {_toml(_in_range(draw, p))}")
-    if draw(st.integers(0, 3)) == 0:
+        tables.setdefault(head, {})[key] = _toml(_in_range(draw, p))
+    out = [h + "".join(f"\n{k} = {v}" for k, v in kv.items()) for h, kv in tables.items()]
+    if draw(st.integers(0, 7)) == 0:
         out.insert(0, draw(st.sampled_from(['[ruleset]\nname = "continental"', "ruleset = 5",
                                             '[ruleset]\nname = "x"', "[nope]\nx = 1"])))  # fmt: skip
     return "\n".join(out) + "\n"

@@ -10,6 +10,7 @@ created, never from the scenario's seed, which the players may hold.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
@@ -29,6 +30,7 @@ from strategia.game.questions import parse_question
 from strategia.game.review import review
 from strategia.game.salvage import salvage
 from strategia.game.scoring import score
+from strategia.game.sqlite_file import remove_file
 from strategia.game.store import FORMAT, GameStore, StoreError
 from strategia.notation.orders import Order, parse_order
 from strategia.notation.refs import IllegalNotationError
@@ -94,7 +96,7 @@ class Game(History):
             return g
         except BaseException:
             store.close()
-            Path(path).unlink(missing_ok=True)
+            remove_file(Path(path))
             raise
 
     @classmethod
@@ -118,7 +120,11 @@ class Game(History):
             if damaged:
                 return cls._recover(Path(path))
         store = GameStore.open(path)
-        return cls._load(store, upto, verify)
+        try:
+            return cls._load(store, upto, verify)
+        except BaseException:
+            store.close()
+            raise
 
     @classmethod
     def import_text(cls, source: str | Path, path: str | Path, recover: bool = False) -> Game:
@@ -130,7 +136,7 @@ class Game(History):
             return cls._rebuild(store, [str(p) for p in problems])
         except BaseException:
             store.close()
-            Path(path).unlink(missing_ok=True)
+            remove_file(Path(path))
             raise
 
     def export_text(self, path: str | Path) -> int:
@@ -160,8 +166,12 @@ class Game(History):
                     store.append(e.kind, e.data, time=e.time)
             notes = [str(p) for p in problems] + [f"the damaged file is kept as {aside}"]
             return cls._rebuild(store, notes)
-        except BaseException:
+        except BaseException:  # put the damaged file back as it was
             store.close()
+            remove_file(path)
+            os.replace(aside, path)
+            if Path(f"{aside}-wal").exists():
+                os.replace(Path(f"{aside}-wal"), Path(f"{path}-wal"))
             raise
 
     def refresh(self) -> Game:

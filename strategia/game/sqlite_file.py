@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import sqlite3
 import zlib
 from collections.abc import Iterator
@@ -129,6 +130,13 @@ def fsync_dir(path: Path) -> None:
             os.close(fd)
 
 
+def remove_file(path: Path) -> None:
+    """Remove a game file that was not made whole, with SQLite's files beside it."""
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        with suppress(OSError):
+            p.unlink()
+
+
 def connect(path: Path, readonly: bool = False, salvage: bool = False) -> sqlite3.Connection:
     """A connection with the store's settings: autocommit (transactions are explicit), WAL,
     synchronous=FULL, a busy timeout, and b-tree cells checked as they are read. `salvage`:
@@ -226,7 +234,7 @@ def check_file(path: Path) -> None:
             head = f.read(100)
     except OSError as e:
         raise StrategiaError(f"{path}: {e.strerror or e}") from None
-    if head.lstrip()[:1] in (b"{", b"["):
+    if re.match(rb'\s*(\{\s*"|\[\s*[{\]])', head):
         raise StrategiaError(
             f"{path}: a text journal (JSONL) of an earlier version; bring it into a game file "
             f"with `strategia game import {path} NEW.game`"

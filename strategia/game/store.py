@@ -108,7 +108,7 @@ class GameStore:
         try:
             conn = connect(path)
         except sqlite3.Error as e:
-            if is_damage(e):
+            if is_damage(e) or header_damage(path):
                 raise StoreError(path, damage_report(path, f"cannot be opened: {e}")) from None
             raise StoreWriteError(f"{path}: cannot be opened: {reason(e)}") from None
         store = cls(path, conn)
@@ -119,7 +119,7 @@ class GameStore:
             store.refresh()
         except sqlite3.Error as e:
             conn.close()
-            if is_damage(e):
+            if is_damage(e) or header_damage(path):
                 raise StoreError(path, damage_report(path, f"cannot be read: {e}")) from None
             raise StoreWriteError(f"{path}: cannot be read: {reason(e)}") from None
         except BaseException:

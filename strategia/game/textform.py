@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from strategia.core.errors import Problem, StrategiaError
-from strategia.game.sqlite_file import fsync_dir
+from strategia.game.sqlite_file import fsync_dir, remove_file
 from strategia.game.store import Entry, GameStore
 
 FORMAT = "strategia-journal/1"
@@ -155,6 +155,6 @@ def import_journal(
                 store.append(e.kind, e.data, time=e.time)
     except BaseException:
         store.close()
-        Path(path).unlink(missing_ok=True)
+        remove_file(Path(path))
         raise
     return store, problems
