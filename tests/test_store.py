@@ -252,3 +252,34 @@ def test_a_tactical_game_moves_to_text_and_back(
     assert "tactical game" in capsys.readouterr().out
     again = TacticalGame.open(tmp_path / "u.tgame")
     assert again.to_json()["units"] == game.to_json()["units"]
+
+
+def test_answers_draw_from_the_secret_seed_and_replay_compares_them(tmp_path: Path) -> None:
+    import re
+
+    from strategia.game.trial import script_turn
+    from strategia.theatre.scenario_io import parse_scenario
+
+    text = (ROOT / "maps" / "README.md").read_text(encoding="utf-8")
+    sc = parse_scenario(re.findall(r"```toml\n(.*?)```", text, re.S)[0], "README.md")
+    seeds = {Game.new(sc, tmp_path / f"s{k}.game").seed for k in range(3)}
+    assert len(seeds) == 3 and sc.settings.seed not in seeds  # drawn, not the scenario's
+    g = Game.new(sc, tmp_path / "g.game", level=2, seed=11)
+    while not g.state.at_war:
+        script_turn(g)
+    g.ask("blue", "где 5 т.д.?")
+    for cell in ("8,4", "8,5", "10,3"):
+        g.ask("blue", f"есть ли войска в {cell}?", lie=False)
+    g.ask("blue", "есть ли войска в 7,3?", lie=True)
+    g.ask("red", "сколько дивизий в 5,3?")
+    assert [a.get("lie") for a in g.answers] == [None, False, False, False, True, None]
+    assert g.answers[4]["true"] is False
+    assert Game.open(tmp_path / "g.game", verify=True).replay_problems == []
+    g.export_text(tmp_path / "g.jsonl")
+    entries, _ = textform.read(tmp_path / "g.jsonl")
+    k = next(i for i, e in enumerate(entries) if e.kind == "ask")
+    e = entries[k]
+    entries[k] = type(e)(e.seq, e.kind, {**e.data, "true": not e.data["true"]}, e.time)
+    textform.write(tmp_path / "g.jsonl", entries)
+    h = Game.import_text(tmp_path / "g.jsonl", tmp_path / "h.game")
+    assert h.replay_problems[0] == f"entry {e.seq}: где 5 т.д.?: the answer differs on replay"
