@@ -14,7 +14,8 @@
   (SIGXFSZ, a write torn at the limit), half the time refusing the write (EFBIG). The same
   checks, and the game must go on once there is room again.
 - *damage*: a finished game file has bytes flipped (anywhere, in the header rows, in SQLite's
-  file header) or is cut short. Opening must either give the very same game (the byte was
+  file header) or is cut short; and (*header*, not in `--quick`) every one of the 800 bits of
+  SQLite's file header is flipped in turn. Opening must either give the very same game (the byte was
   unused) or report the damage with its place (an entry, a header copy, a page, bytes); never
   a different game, never a traceback. `recover` must then save the header and a prefix of the
   entries.
@@ -313,6 +314,27 @@ def damage_trials(base: Path, work: Path, n: int, rng: random.Random) -> Counter
     return counts
 
 
+def header_sweep(base: Path, work: Path) -> Counter[str]:
+    """Every bit of SQLite's 100-byte file header flipped in turn: each must be harmless, or
+    reported and then recovered whole."""
+    counts: Counter[str] = Counter()
+    original = Game.open(base)
+    raw = base.read_bytes()
+    for at in range(800):
+        data = bytearray(raw)
+        data[at // 8] ^= 1 << (at % 8)
+        path = work / "sweep.game"
+        path.write_bytes(bytes(data))
+        counts["trials"] += 1
+        outcome = _damaged(path, original, counts)
+        counts[outcome] += 1
+        if outcome == "reported" and not _recover(path, original, counts):
+            counts["unrecoverable_header"] += 1
+        for p in work.glob("sweep.game*"):
+            shutil.rmtree(p) if p.is_dir() else p.unlink()
+    return counts
+
+
 def _damaged(path: Path, original: Game, counts: Counter[str]) -> str:
     try:
         g = Game.open(path)
@@ -371,7 +393,7 @@ def base_game(work: Path) -> Path:
 
 FAILURES = (
     "lost", "unopened", "replay", "silent", "unplaced", "crashed", "stuck", "writer_crashed",
-    "writer_saw_damage", "damage_on_full_disk", "left_open",
+    "writer_saw_damage", "damage_on_full_disk", "left_open", "unrecoverable_header",
 )  # fmt: skip
 
 
@@ -397,6 +419,7 @@ def main(argv: list[str] | None = None) -> int:
             ("kill", lambda: kill_trials(base, work, kills, rng, args.quick)),
             ("full", lambda: full_trials(base, work, full, rng)),
             ("damage", lambda: damage_trials(base, work, damage, rng)),
+            ("header", lambda: header_sweep(base, work) if not args.quick else Counter()),
         ):
             t = time.monotonic()
             counts = run()
