@@ -40,7 +40,8 @@ HEADER_TABLES = ("header", "header_copy")
 
 
 class StoreError(StrategiaError):
-    """A game file that cannot be read or written: what is wrong and where."""
+    """A damaged game file: every damage found, each with its place (`problems`), and the last
+    good entry if the entries are good up to one (`good`)."""
 
     def __init__(self, path: str | Path, problems: list[Problem], good: int | None = None) -> None:
         self.path = str(path)
@@ -51,7 +52,8 @@ class StoreError(StrategiaError):
             f" after entry {good} (`strategia game replay --recover` keeps the {good} good "
             "entries and sets the file aside)"
             if good is not None
-            else ""
+            else " (`strategia game replay --recover` saves what can be read and sets the file "
+            "aside)"
         )
         super().__init__(f"{path}: the game file is damaged{after}\n{lines}")
 
