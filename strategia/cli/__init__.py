@@ -44,6 +44,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
         print(f"strategia {args.command}: error: {say(e, args.lang)}", file=sys.stderr)
         return 2
+    for w in out.warnings:
+        print(f"strategia {args.command}: warning: {w}", file=sys.stderr)
     try:
         if args.json:
             sys.stdout.write(json.dumps(out.data, ensure_ascii=False, indent=2) + "\n")
@@ -52,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
-    return 0
+    return out.status
 
 
 if __name__ == "__main__":  # pragma: no cover

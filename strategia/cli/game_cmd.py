@@ -1,4 +1,5 @@
-"""`strategia game ...`: play a whole game from the command line, journal first."""
+"""`strategia game ...`: play a whole game from the command line, every command committed to the
+game file before it prints. `replay` exits 2 on any difference from the file."""
 
 from __future__ import annotations
 
@@ -16,13 +17,13 @@ from strategia.theatre.ascii_map import render
 
 def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
-        "game", help="play a game: new, order, end-turn, show, ask, journal, replay, report"
+        "game", help="play a game: new, order, end-turn, show, ask, journal, report, export..."
     )
     gs = p.add_subparsers(dest="action", required=True, metavar="ACTION")
 
     def cmd(name: str, help_: str, handler: Any) -> argparse.ArgumentParser:
         c: argparse.ArgumentParser = gs.add_parser(name, parents=[parent], help=help_)
-        c.set_defaults(handler=handler)
+        c.set_defaults(handler=_warned(handler))
         return c
 
     c = cmd("new", "start a game from a scenario; the game file is its journal", new)
@@ -50,9 +51,25 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument("--lie", choices=("yes", "no"), help="the mediator's choice of a false answer")
     c = cmd("journal", "the journal: as the paper journal (text) or its entries (--json)", journal)
     c.add_argument("game", type=Path)
-    c = cmd("replay", "rebuild the game from its journal and check every result", replay)
+    c = cmd(
+        "replay",
+        "re-derive every result, answer and snapshot from the scenario and compare (exit 2 on "
+        "any difference)",
+        replay,
+    )
     c.add_argument("game", type=Path)
-    c.add_argument("--recover", action="store_true", help="keep the good part of a damaged file")
+    c.add_argument(
+        "--recover",
+        action="store_true",
+        help="rebuild a damaged file from its good part (the damaged one is kept aside)",
+    )
+    c = cmd("export", "the game as a text journal (JSON lines, with checksums)", export)
+    c.add_argument("game", type=Path)
+    c.add_argument("out", type=Path)
+    c = cmd("import", "a game file from a text journal (an export, or a first-version game)", imp)
+    c.add_argument("text", type=Path)
+    c.add_argument("game", type=Path)
+    c.add_argument("--recover", action="store_true", help="keep the entries before any damage")
     c = cmd("intervene", "a mediator's input (9.4): a note, or weather closing a road", intervene)
     c.add_argument("game", type=Path)
     c.add_argument("text")
@@ -80,6 +97,29 @@ def new(args: argparse.Namespace) -> Output:
     )
 
 
+def _open(args: argparse.Namespace) -> Game:
+    """The game of `args.game`; damage the store worked around becomes a warning."""
+    g = Game.open(args.game)
+    args.warnings = _warnings(g)
+    return g
+
+
+def _warned(handler: Any) -> Any:
+    def run(args: argparse.Namespace) -> Output:
+        out: Output = handler(args)
+        out.warnings += getattr(args, "warnings", [])
+        return out
+
+    return run
+
+
+def _warnings(g: Game) -> list[str]:
+    """Damage the store worked around (a header copy, a snapshot): `game replay` lists it."""
+    return [
+        f"{p} (the game is whole; `strategia game replay` checks it)" for p in g.journal.problems
+    ]
+
+
 def _status(g: Game) -> dict[str, Any]:
     return {
         "game": str(g.journal.path),
@@ -94,7 +134,7 @@ def _status(g: Game) -> dict[str, Any]:
 
 
 def order(args: argparse.Namespace) -> Output:
-    g = Game.open(args.game)
+    g = _open(args)
     r = g.order(args.text, args.side)
     if r is None:
         return Output(
@@ -108,7 +148,7 @@ def order(args: argparse.Namespace) -> Output:
 
 
 def end_turn(args: argparse.Namespace) -> Output:
-    g = Game.open(args.game)
+    g = _open(args)
     results = g.end_turn()
     lines = [f"turn {g.state.turn}: {g.side} to move"] + [
         f"  {r.outcome(args.lang)}" for r in results
@@ -119,8 +159,8 @@ def end_turn(args: argparse.Namespace) -> Output:
 def show(args: argparse.Namespace) -> Output:
     from strategia.game.views import mediator_view, to_geojson, view_for
 
-    g = Game.open(args.game)
-    state = g.state_at(args.turn) if args.turn else g.state
+    g = _open(args)
+    state = g.state_at(args.turn) if args.turn is not None else g.state
     if args.side:
         intel = [a for a in g.answers if a["side"] == args.side]
         view = view_for(state, args.side, g.rules, intel)
@@ -141,7 +181,7 @@ def show(args: argparse.Namespace) -> Output:
 
 
 def ask(args: argparse.Namespace) -> Output:
-    g = Game.open(args.game)
+    g = _open(args)
     lie = None if args.lie is None else args.lie == "yes"
     a = g.ask(args.side, args.text, lie)
     answer = a["answer"][args.lang] if isinstance(a["answer"], dict) else a["answer"]
@@ -149,29 +189,71 @@ def ask(args: argparse.Namespace) -> Output:
 
 
 def journal(args: argparse.Namespace) -> Output:
-    g = Game.open(args.game)
+    g = _open(args)
     return Output(g.journal_text(args.lang), g.journal_json())
 
 
 def replay(args: argparse.Namespace) -> Output:
-    g = Game.open(args.game, recover=args.recover)
-    ok = not g.replay_problems
+    g = Game.open(args.game, recover=args.recover, verify=True)
+    problems = [p for p in g.replay_problems if not p.startswith("note: ")]
+    notes = [p for p in g.replay_problems if p.startswith("note: ")]
     text = f"{args.game}: {len(g.journal.entries)} entries replayed, turn {g.state.turn}" + (
-        "; every result reproduced" if ok else "\n" + "\n".join(g.replay_problems)
+        "; every result, answer and snapshot reproduced"
+        if not problems
+        else f"; {len(problems)} difference(s):"
     )
+    text = "\n".join([text, *problems, *notes])
+    data = {
+        **_status(g),
+        "entries": len(g.journal.entries),
+        "problems": problems,
+        "notes": notes,
+    }
+    return Output(text, data, status=2 if problems else 0)
+
+
+def export(args: argparse.Namespace) -> Output:
+    from strategia.game import textform
+    from strategia.game.store import GameStore
+
+    with GameStore.open(args.game) as store:  # a game of either rule set
+        textform.write(args.out, store.entries)
+        n = len(store.entries)
     return Output(
-        text, {**_status(g), "entries": len(g.journal.entries), "problems": g.replay_problems}
+        f"{args.out}: {n} entries of {args.game}",
+        {"game": str(args.game), "out": str(args.out), "entries": n},
     )
+
+
+def imp(args: argparse.Namespace) -> Output:
+    from strategia.game import textform
+
+    head = textform.read(args.text)[0][:1]
+    if head and head[0].data.get("game") == "tactical":
+        store, problems = textform.import_journal(args.text, args.game, args.recover)
+        n = len(store.entries)
+        store.close()
+        text = f"{args.game}: {n} entries of a tactical game (play it with `strategia tactical`)"
+        notes = [str(p) for p in problems]
+        return Output(
+            "\n".join([text, *notes]), {"game": str(args.game), "entries": n, "problems": notes}
+        )
+    g = Game.import_text(args.text, args.game, recover=args.recover)
+    differences = [p for p in g.replay_problems if not p.startswith("note: ")]
+    text = f"{args.game}: {len(g.journal.entries)} entries from {args.text}, turn {g.state.turn}"
+    text = "\n".join([text, *g.replay_problems])
+    data = {**_status(g), "entries": len(g.journal.entries), "problems": g.replay_problems}
+    return Output(text, data, status=2 if differences else 0)
 
 
 def intervene(args: argparse.Namespace) -> Output:
-    g = Game.open(args.game)
+    g = _open(args)
     g.intervene(args.text, Cell.parse(args.cell) if args.cell else None, args.turns)
     return Output(f"noted: {args.text}", {**_status(g), "interventions": len(g.interventions)})
 
 
 def undo(args: argparse.Namespace) -> Output:
-    g = Game.open(args.game)
+    g = _open(args)
     g.undo()
     return Output(
         f"the last order is taken back; turn {g.state.turn}, {g.side} to move", _status(g)
@@ -179,7 +261,7 @@ def undo(args: argparse.Namespace) -> Output:
 
 
 def score_cmd(args: argparse.Namespace) -> Output:
-    g = Game.open(args.game)
+    g = _open(args)
     sides = sorted({s.side for s in g.scenario.states})
     lines, data = [], {}
     penalties = (

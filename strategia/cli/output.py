@@ -12,11 +12,16 @@ Handler = Callable[[argparse.Namespace], "Output"]
 
 
 class Output:
-    """What a subcommand prints: text lines, and the same content as JSON."""
+    """What a subcommand prints: text lines, and the same content as JSON; the exit status
+    (0, or 2 when the command found problems it reports), and warnings for stderr."""
 
-    def __init__(self, text: str, data: Any) -> None:
+    def __init__(
+        self, text: str, data: Any, status: int = 0, warnings: list[str] | None = None
+    ) -> None:
         self.text = text
         self.data = data
+        self.status = status
+        self.warnings = warnings or []
 
 
 def common_options() -> argparse.ArgumentParser:

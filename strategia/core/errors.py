@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from strategia.core.i18n import Lang
 
@@ -63,10 +63,12 @@ class UnknownNameError(StrategiaError):
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One problem found in a file: where it is and what is wrong."""
+    """One problem found in a file: where it is (a key, or file:line), what is wrong, and the
+    file's line if `where` is a key."""
 
     where: str
     message: str
+    line: int | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
@@ -78,7 +80,9 @@ class RuleDataError(StrategiaError):
     def __init__(self, source: str, problems: Iterable[Problem]) -> None:
         self.source = source
         self.problems = tuple(problems)
-        lines = "\n".join(f"  - {p}" for p in self.problems)
+        lines = "\n".join(
+            f"  - {source}:{p.line}: {p}" if p.line else f"  - {p}" for p in self.problems
+        )
         n = len(self.problems)
         super().__init__(f"{source}: {n} problem{'s' if n != 1 else ''}\n{lines}")
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from enum import Enum
-from typing import Self
+from functools import cache
+from typing import Any, Self
 
 from strategia.core.errors import UnknownNameError
 from strategia.core.i18n import Lang, Text
@@ -18,6 +19,17 @@ from strategia.core.i18n import Lang, Text
 def norm(name: str) -> str:
     """A name reduced for comparison: lower case, without spaces, dots, dashes; е for ё."""
     return re.sub(r"[\s._\-]+", "", name.strip().lower()).replace("ё", "е")
+
+
+@cache
+def _names(cls: type[Kind]) -> dict[str, Any]:
+    """Every name of a vocabulary's members, reduced by `norm`, to its member (the first
+    member to have a name wins, as a search in order would find)."""
+    out: dict[str, Any] = {}
+    for member in cls:
+        for n in member.names():
+            out.setdefault(norm(n), member)
+    return out
 
 
 class Kind(Enum):
@@ -51,12 +63,17 @@ class Kind(Enum):
         """The member any of whose names is `name`, else an UnknownNameError."""
         if isinstance(name, cls):
             return name
-        wanted = norm(str(name))
-        for member in cls:
-            if any(norm(n) == wanted for n in member.names()):
-                return member
+        member = _names(cls).get(norm(str(name)))
+        if isinstance(member, cls):
+            return member
         allowed = [n for m in cls for n in (m.ru, m.en, m.key)]
         raise UnknownNameError(cls.what(), str(name), allowed)
+
+    @classmethod
+    def find(cls, name: str) -> Self | None:
+        """The member any of whose names is `name`, or None."""
+        member = _names(cls).get(norm(str(name)))
+        return member if isinstance(member, cls) else None
 
     @classmethod
     def from_key(cls, key: str) -> Self:

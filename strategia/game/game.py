@@ -1,59 +1,53 @@
-"""A game: a scenario played turn by turn, every step written to its journal first.
+"""A game: a scenario played turn by turn, every command committed to its store before it shows.
 
-The journal is the game: `Game.open` rebuilds the state by replaying it from the scenario in its
-header, so a crash loses nothing and any earlier turn can be shown. Randomness (false answers of
-reconnaissance) is drawn from the seed in the header.
+The store is the game (`strategia.game.store`): each command first catches up with what other
+writers (the console, a command line, a team's screen) appended, then computes and writes its
+entries in one transaction, so no command is ever computed against a stale state. Randomness
+(the false answers of reconnaissance, 8.3) is drawn from a secret seed drawn when the game is
+created, never from the scenario's seed, which the players may hold.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+import os
+import secrets
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from strategia.core.errors import StrategiaError
+from strategia.core.errors import Problem, RuleDataError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang
 from strategia.engine import flow
 from strategia.engine.apply import apply
 from strategia.engine.result import OrderError, Result
-from strategia.engine.state import GameState, initial_state
+from strategia.engine.state import GameState
 from strategia.explain.trace import Explained
+from strategia.game import textform
+from strategia.game.history import GameError, History, game_rules
 from strategia.game.questions import parse_question
 from strategia.game.review import review
+from strategia.game.salvage import salvage
 from strategia.game.scoring import score
-from strategia.game.store import Entry, Journal
+from strategia.game.sqlite_file import remove_file
+from strategia.game.store import FORMAT, Entry, GameStore, StoreError
 from strategia.notation.orders import Order, parse_order
-from strategia.rules import RuleSet, load_ruleset
+from strategia.notation.refs import IllegalNotationError
 from strategia.rules.kinds import side_name
 from strategia.rules.load import apply_house_text
+from strategia.theatre import terrain
 from strategia.theatre.scenario import Scenario
-from strategia.theatre.scenario_io import format_scenario, load_scenario, parse_scenario
+from strategia.theatre.scenario_io import format_scenario, load_scenario
 
 PHASES = ("deployment", "combat", "peace")  # 1.5: planning is done in the scenario
+T = TypeVar("T")
+
+__all__ = ["PHASES", "Game", "GameError"]
 
 
-class GameError(StrategiaError):
-    """A game command that cannot be carried out now (wrong side, the game is over...)."""
-
-
-@dataclass
-class Game:
-    """A game in progress: its journal, rules, current state and what the journal recorded."""
-
-    journal: Journal
-    scenario: Scenario
-    rules: RuleSet
-    state: GameState
-    start: GameState
-    side: str = ""
-    phase: str = "deployment"
-    queued: list[tuple[int, str, Order]] = field(default_factory=list)
-    results: list[tuple[int, int, str, Result]] = field(default_factory=list)  # seq, turn, side
-    answers: list[dict[str, Any]] = field(default_factory=list)
-    interventions: list[tuple[int, str]] = field(default_factory=list)
-    replay_problems: list[str] = field(default_factory=list)
+class Game(History):
+    """A game in progress: its store (`journal`), rules, current state and what it recorded."""
 
     # --- creating and opening ----------------------------------------------------------------
 
@@ -68,137 +62,238 @@ class Game:
         house: list[str] | None = None,
         limit_interventions: bool = False,
     ) -> Game:
+        """A new game file of `scenario` at `path`. The scenario and the house rules are
+        checked before anything is written; `seed` overrides the secret seed (for tests)."""
+        from strategia import __version__
+
         sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+        level = level or sc.settings.level
+        if level not in (1, 2, 3):
+            raise GameError(f"level {level!r}: expected 1, 2 or 3 (rule 0.2)")
+        houses = [_read_house(Path(h)) for h in house or []]
+        rules = game_rules(sc, level, [], str(path))
+        for name, text in houses:
+            rules = apply_house_text(rules, text, name)
         header = {
+            "format": FORMAT,
+            "game": "strategic",
             "scenario": format_scenario(sc),
             "scenario_name": sc.name,
-            "level": level or sc.settings.level,
-            "seed": sc.settings.seed if seed is None else seed,
-            "house": [Path(h).read_text(encoding="utf-8") for h in house or []],
+            "level": level,
+            "seed": secrets.randbits(63) if seed is None else seed,
+            "house": [text for _, text in houses],
+            "house_files": [name for name, _ in houses],
             "clock_minutes": sc.settings.clock_minutes,
             "mediator": sc.settings.mediator,
             "limit_interventions": limit_interventions,
+            "engine": __version__,
+            "rules": {"ruleset": rules.name, "digest": rules.digest()},
         }
-        journal = Journal.create(path, header)
-        return cls._from_journal(journal)
+        store = GameStore.create(path, header)
+        try:
+            g = cls._begin(store)
+            with store.transaction():
+                store.put_snapshot(1, g._verified_snapshot())
+            return g
+        except BaseException:
+            store.close()
+            remove_file(Path(path))
+            raise
 
     @classmethod
-    def open(cls, path: str | Path, recover: bool = False, upto: int | None = None) -> Game:
-        """A saved game, rebuilt from its journal (up to entry `upto` if given)."""
-        journal = Journal.open(path, recover=recover)
-        return cls._from_journal(journal, upto)
+    def open(
+        cls,
+        path: str | Path,
+        recover: bool = False,
+        upto: int | None = None,
+        verify: bool = False,
+    ) -> Game:
+        """A saved game, from its newest snapshot (up to entry `upto` if given). `verify`
+        re-derives every entry from the scenario and lists each difference in
+        `replay_problems`; `recover` first rebuilds a damaged file from its good part (the
+        damage found, and where the damaged file is kept, are in `replay_problems`)."""
+        if recover:
+            try:
+                with GameStore.open(path) as store:
+                    damaged = bool(store.problems)
+            except StoreError:
+                damaged = True
+            if damaged:
+                return cls._recover(Path(path))
+        store = GameStore.open(path)
+        try:
+            return cls._load(store, upto, verify)
+        except BaseException:
+            store.close()
+            raise
 
     @classmethod
-    def _from_journal(cls, journal: Journal, upto: int | None = None) -> Game:
-        h = journal.header
-        sc = parse_scenario(h["scenario"], f"{journal.path} (scenario)")
-        rules = _rules(sc, int(h["level"]), h.get("house", []), journal.path)
-        state = initial_state(sc, int(h["level"]), rules)
-        state, _ = flow.start(state, rules)
-        g = cls(journal, sc, rules, state, state)
-        g.side = flow.sides_in_order(state, rules)[0]
-        g.state, _ = flow.begin_move(g.state, g.side, rules)
-        g.start = g.state
-        undone = {int(e.data["of"]) for e in journal.entries if e.kind == "undo"}
-        for e in journal.entries[1:]:
-            if upto is not None and e.seq > upto:
-                break
-            if e.seq not in undone:
-                g._replay(e)
+    def import_text(cls, source: str | Path, path: str | Path, recover: bool = False) -> Game:
+        """A game file made from a text journal (`export`'s, or a first version's game file):
+        the entries as they are, the snapshots re-derived, every difference in
+        `replay_problems`. A damaged journal is refused, or with `recover` cut before the damage."""
+        store, problems = textform.import_journal(source, path, recover)
+        try:
+            return cls._rebuild(store, [str(p) for p in problems])
+        except BaseException:
+            store.close()
+            remove_file(Path(path))
+            raise
+
+    def export_text(self, path: str | Path) -> int:
+        """Write the game's journal as text (JSON lines, every entry with its checksum)."""
+        self.refresh()
+        textform.write(path, self.journal.entries)
+        return len(self.journal.entries)
+
+    @classmethod
+    def _rebuild(cls, store: GameStore, notes: list[str]) -> Game:
+        """Re-derive a game from its entries, comparing, and keep a snapshot after every End
+        turn (the game of an import or a recovery)."""
+        with store.transaction():
+            g = cls._load(store, keep=True)
+        g.replay_problems = notes + g.replay_problems
         return g
 
-    @property
-    def level(self) -> int:
-        return self.state.level
+    @classmethod
+    def _recover(cls, path: Path) -> Game:
+        header, entries, problems, aside = salvage(path)
+        if header is None:
+            raise StoreError(path, problems)
+        store = GameStore.create(path, header.data, time=header.time)
+        try:
+            with store.transaction():
+                for e in entries:
+                    store.append(e.kind, e.data, time=e.time)
+            notes = [str(p) for p in problems] + [f"the damaged file is kept as {aside}"]
+            return cls._rebuild(store, notes)
+        except BaseException:  # put the damaged file back as it was
+            store.close()
+            remove_file(path)
+            os.replace(aside, path)
+            if Path(f"{aside}-wal").exists():
+                os.replace(Path(f"{aside}-wal"), Path(f"{path}-wal"))
+            raise
 
-    @property
-    def seed(self) -> int:
-        return int(self.journal.header["seed"])
+    def refresh(self) -> Game:
+        """Catch up with the entries other writers appended since this game last looked."""
+        self._take(self.journal.refresh())
+        return self
 
-    @property
-    def simultaneous(self) -> bool:
-        return self.rules.active("turn_order", "simultaneous")
+    # --- commands: each catches up, computes, writes its entries, then takes effect ------------
 
-    # --- commands: each computes, writes its entry, then takes effect --------------------------
+    def _command(self, body: Callable[[], T]) -> T:
+        """Run a command in one write transaction: what others appended is taken in first;
+        if anything fails, nothing is written and this game is as it was."""
+        saved: dict[str, Any] | None = None
+        try:
+            with self.journal.transaction() as new:
+                self._take(new)
+                saved = {k: list(v) if isinstance(v, list) else v for k, v in self.__dict__.items()}
+                out = body()
+                self.seen = self.journal.last_seq
+            return out
+        except BaseException:
+            if saved is not None:
+                self.__dict__.update(saved)
+            raise
 
     def order(self, text: str, side: str | None = None) -> Result | None:
         """Give an order in journal notation; at level 3 it waits for `end_turn` (returns None)."""
-        self._playing()
-        order = parse_order(text, self.state)
-        side = side or self._side_of_order(order)
-        if not self.simultaneous and side != self.side:
-            raise GameError(
-                f"{text}: it is {self.side}'s move, not {side}'s (1.7)",
-                ru=f"{text}: сейчас ходят {side_name(self.side)}, а не {side_name(side)} (1.7)",
+
+        def body() -> Result | None:
+            self._playing()
+            order = parse_order(text, self.state)
+            owner = self._side_of_order(order)
+            who = self._known_side(side) if side else owner
+            if self.simultaneous:
+                if who != owner:
+                    raise GameError(f"{text}: {order.unit} is {owner}'s, not {who}'s")
+                entry = self.journal.append(
+                    "order", {"side": who, "order": order.format("ru"), "queued": True}
+                )
+                self.queued.append((entry.seq, who, order))
+                return None
+            if who != self.side:
+                raise GameError(
+                    f"{text}: it is {self.side}'s move, not {who}'s (1.7)",
+                    ru=f"{text}: сейчас ходят {side_name(self.side)}, а не {side_name(who)} (1.7)",
+                )
+            new, result = apply(self.state, order, self.rules, who)
+            entry = self.journal.append(
+                "order", {"side": who, "order": order.format("ru"), "result": result.to_json()}
             )
-        if self.simultaneous:
-            self.journal.append(
-                "order", {"side": side, "order": order.format("ru"), "queued": True}
-            )
-            self.queued.append((len(self.journal.entries), side, order))
-            return None
-        new, result = apply(self.state, order, self.rules, side)
-        entry = self.journal.append(
-            "order", {"side": side, "order": order.format("ru"), "result": result.to_json()}
-        )
-        self._commit(new, [(entry.seq, side, result)])
-        return result
+            self._commit(new, [(entry.seq, who, result)])
+            return result
+
+        return self._command(body)
 
     def end_turn(self) -> list[Result]:
-        """End the side's move (levels 1-2) or carry out every side's orders (level 3)."""
-        self._playing()
-        new, side, results = self._end_turn(self.state, self.side)
-        entry = self.journal.append(
-            "end-turn",
-            {
-                "side": self.side,
-                "turn_after": new.turn,
-                "next": side,
-                "results": [r.to_json() for r in results],
-            },
-        )
-        self.queued = []
-        self.side = side
-        self._commit(new, [(entry.seq, "", r) for r in results])
-        return results
+        """End the side's move (levels 1-2) or carry out every side's orders (level 3); the
+        game after it is kept as a snapshot."""
+
+        def body() -> list[Result]:
+            self._playing()
+            new, side, results = self._end_turn(self.state, self.side)
+            entry = self.journal.append(
+                "end-turn",
+                {
+                    "side": self.side,
+                    "turn_after": new.turn,
+                    "next": side,
+                    "results": [r.to_json() for r in results],
+                },
+            )
+            self.queued = []
+            self.side = side
+            self._commit(new, [(entry.seq, "", r) for r in results])
+            self.journal.put_snapshot(entry.seq, self._verified_snapshot())
+            return results
+
+        return self._command(body)
 
     def ask(self, side: str, text: str, lie: bool | None = None) -> dict[str, Any]:
-        """A reconnaissance question (8.3), recorded with its truth (for the mediator only)."""
+        """A reconnaissance question (8.3), recorded with its truth (for the mediator only) and
+        the mediator's choice of a false answer, if made."""
         from strategia.game import recon
 
-        q = parse_question(text, self.state)
-        history = [a for a in self.answers if a["side"] == side]
-        answered = recon.ask(
-            self.state, side, q, self.rules, history=history, seed=self.seed, lie=lie
-        )
-        data = {"side": side, "turn": self.state.turn, **answered.value.to_json(for_side=False)}
-        self.journal.append("ask", data)
-        self.answers.append(data)
-        return data
+        def body() -> dict[str, Any]:
+            who = self._known_side(side)
+            q = parse_question(text, self.state)
+            history = [a for a in self.answers if a["side"] == who]
+            answered = recon.ask(
+                self.state, who, q, self.rules, history=history, seed=self.seed, lie=lie
+            )
+            data = {"side": who, "turn": self.state.turn, **answered.value.to_json(for_side=False)}
+            if lie is not None:
+                data["lie"] = lie
+            self.journal.append("ask", data)
+            self.answers.append(data)
+            return data
+
+        return self._command(body)
 
     def intervene(self, text: str, cell: Cell | None = None, turns: int | None = None) -> str:
-        """A mediator's input (9.4): a note, or weather closing the road at `cell`."""
-        self._playing()
-        if cell is not None and not (
-            1 <= cell.lon <= self.state.width and 1 <= cell.lat <= self.state.height
-        ):
-            w, h = self.state.width, self.state.height
-            raise GameError(
-                f"{cell}: off the map, which is {w} x {h}", ru=f"{cell}: вне карты ({w} × {h})"
+        """A mediator's input (9.4): a note, or weather closing the road at `cell` for `turns`."""
+
+        def body() -> str:
+            self._playing()
+            self._check_intervention(text, cell, turns)
+            limit = int(self.rules.value("mediator", "intervention_limit_turns"))
+            if self.journal.header.get("limit_interventions") and any(
+                t > self.state.turn - limit for t, _ in self.interventions
+            ):
+                raise GameError(
+                    f"the players limited interventions to one in {limit} turns (9.4)",
+                    ru=f"игроки ограничили вмешательства: одно за {limit} ходов (9.4)",
+                )
+            self.journal.append(
+                "intervention", {"text": text, "cell": str(cell) if cell else None, "turns": turns}
             )
-        limit = int(self.rules.value("mediator", "intervention_limit_turns"))
-        if self.journal.header.get("limit_interventions") and any(
-            t > self.state.turn - limit for t, _ in self.interventions
-        ):
-            raise GameError(
-                f"the players limited interventions to one in {limit} turns (9.4)",
-                ru=f"игроки ограничили вмешательства: одно за {limit} ходов (9.4)",
-            )
-        self.journal.append(
-            "intervention", {"text": text, "cell": str(cell) if cell else None, "turns": turns}
-        )
-        self._intervene(text, cell, turns)
-        return text
+            self._intervene(text, cell, turns)
+            return text
+
+        return self._command(body)
 
     def undoable(self) -> Entry | None:
         """The entry `undo` would take back: the last order or intervention of the current move
@@ -214,18 +309,22 @@ class Game:
     def undo(self) -> None:
         """Take back the last order or intervention of the current move (levels 1-2), one after
         another."""
-        self._playing()
-        last = self.undoable()
-        if last is None:
-            raise GameError(
-                "nothing to undo in this move: only the move's orders and interventions "
-                "can be taken back",
-                ru="в этом ходе нечего отменять: отменить можно только приказы и вмешательства "
-                "этого хода",
-            )
-        self.journal.append("undo", {"of": last.seq})
-        fresh = Game._from_journal(self.journal)
-        self.__dict__.update(fresh.__dict__)
+
+        def body() -> None:
+            self._playing()
+            last = self.undoable()
+            if last is None:
+                raise GameError(
+                    "nothing to undo in this move: only the move's orders and interventions "
+                    "can be taken back",
+                    ru="в этом ходе нечего отменять: отменить можно только приказы и "
+                    "вмешательства этого хода",
+                )
+            self.journal.append("undo", {"of": last.seq})
+            fresh = Game._load(self.journal)
+            self.__dict__.update(fresh.__dict__)
+
+        self._command(body)
 
     def intervention_list(self) -> list[dict[str, Any]]:
         """The interventions in force in the journal: seq, turn, text, cell and turns of each."""
@@ -240,15 +339,22 @@ class Game:
 
     def end_game(self) -> None:
         """The war ends: peace talks (1.5); no more orders."""
-        self.journal.append("phase", {"phase": "peace"})
-        self.phase = "peace"
+
+        def body() -> None:
+            self._playing()
+            self.journal.append("phase", {"phase": "peace"})
+            self.phase = "peace"
+
+        self._command(body)
 
     # --- reading --------------------------------------------------------------------------------
 
     def state_at(self, turn: int) -> GameState:
-        """The state at the start of `turn` (its first side's move), replayed from the journal."""
-        if turn <= 1:
-            return Game._from_journal(self.journal, 1).state
+        """The state at the start of `turn` (its first side's move), from its snapshot."""
+        if not 1 <= turn <= self.state.turn:
+            raise GameError(f"turn {turn}: this game has turns 1 to {self.state.turn}")
+        if turn == 1:
+            return self.start
         first = flow.sides_in_order(self.state, self.rules)[0]
         for e in self.journal.entries:
             if (
@@ -256,7 +362,7 @@ class Game:
                 and e.data.get("turn_after") == turn
                 and e.data.get("next") == first
             ):
-                return Game._from_journal(self.journal, e.seq).state
+                return Game._load(self.journal, e.seq).state
         return self.state
 
     def score(self, side: str, penalties: float = 0.0) -> Explained[float]:
@@ -278,7 +384,7 @@ class Game:
         now = now or dt.datetime.now(dt.UTC)
         return max(0.0, minutes * 60 - (now - start).total_seconds())
 
-    # --- internals ------------------------------------------------------------------------------
+    # --- checks -----------------------------------------------------------------------------------
 
     def _playing(self) -> None:
         if self.phase == "peace":
@@ -286,11 +392,15 @@ class Game:
                 "the game is over: peace talks (1.5)", ru="игра окончена: мирные переговоры (1.5)"
             )
 
+    def _known_side(self, side: str) -> str:
+        sides = flow.sides_in_order(self.state, self.rules)
+        if side not in sides:
+            raise GameError(f"side {side!r}: this game's sides are {', '.join(sides)}")
+        return side
+
     def _side_of_order(self, order: Order) -> str:
-        refs = [order.unit]
-        for r in refs:
-            if r in self.state.units:
-                return self.state.side_of(r)
+        if order.unit in self.state.units:
+            return self.state.side_of(order.unit)
         members = [u for u in self.state.units.values() if u.corps == order.unit]
         if members:
             return self.state.side_of(members[0].ref)
@@ -298,63 +408,16 @@ class Game:
             f"{order}: {order.unit} is not on the map", ru=f"{order}: {order.unit} нет на карте"
         )
 
-    def _end_turn(self, state: GameState, side: str) -> tuple[GameState, str, list[Result]]:
-        rules = self.rules
-        results: list[Result] = []
-        sides = flow.sides_in_order(state, rules)
-        if self.simultaneous:
-            state, done = flow.execute_together(state, [(s, o) for _, s, o in self.queued], rules)
-            results += done
-            state, more = flow.new_day(state, rules)
-            results += more
-            state, more = flow.advance(state, rules)
-            return state, sides[0], results + more
-        nxt = sides.index(side) + 1
-        if nxt >= len(sides):
-            state, more = flow.new_day(state, rules)
-            results += more
-            nxt = 0
-        state, more = flow.begin_move(state, sides[nxt], rules)
-        return state, sides[nxt], results + more
-
-    def _commit(self, new: GameState, results: list[tuple[int, str, Result]]) -> None:
-        for seq, side, r in results:
-            self.results.append((seq, self.state.turn, side, r))
-        self.state = new
-        if new.at_war and self.phase == "deployment":
-            self.phase = "combat"
-
-    def _intervene(self, text: str, cell: Cell | None, turns: int | None) -> None:
-        self.interventions.append((self.state.turn, text))
-        if cell is not None:
-            self.state = flow.weather(self.state, cell, turns, self.rules)
-
-    def _replay(self, e: Entry) -> None:
-        d = e.data
-        if e.kind == "order":
-            order = parse_order(d["order"], self.state)
-            if d.get("queued"):
-                self.queued.append((e.seq, d["side"], order))
-                return
-            new, result = apply(self.state, order, self.rules, d["side"])
-            if result.to_json() != d["result"]:
-                self.replay_problems.append(
-                    f"entry {e.seq}: {d['order']}: the result differs on replay"
-                )
-            self._commit(new, [(e.seq, d["side"], result)])
-        elif e.kind == "end-turn":
-            new, side, results = self._end_turn(self.state, d["side"])
-            self.queued = []
-            self.side = side
-            self._commit(new, [(e.seq, "", r) for r in results])
-        elif e.kind == "ask":
-            self.answers.append(d)
-        elif e.kind == "intervention":
-            self._intervene(
-                d["text"], Cell.parse(d["cell"]) if d.get("cell") else None, d.get("turns")
+    def _check_intervention(self, text: str, cell: Cell | None, turns: int | None) -> None:
+        if not text.strip():
+            raise GameError("an intervention needs its text (what the mediator decides)")
+        if cell is not None and not terrain.on_map(self.state.theatre, cell):
+            w, h = terrain.size(self.state.theatre)
+            raise IllegalNotationError(
+                str(cell), f"cell off the map, which is {w} x {h}", 1, f"longitude 1..{w}"
             )
-        elif e.kind == "phase":
-            self.phase = d["phase"]
+        if turns is not None and not (isinstance(turns, int) and 1 <= turns <= 1000):
+            raise GameError(f"--turns {turns!r}: expected a whole number of turns from 1 to 1000")
 
     # --- export ---------------------------------------------------------------------------------
 
@@ -382,7 +445,10 @@ class Game:
         return "\n".join(lines)
 
     def journal_json(self) -> list[dict[str, Any]]:
-        return [e.body() for e in self.journal.entries]
+        """The entries (the secret seed left out: `export_text` keeps it)."""
+        out = [e.body() for e in self.journal.entries]
+        out[0] = {**out[0], "data": {**out[0]["data"], "seed": "secret"}}
+        return out
 
 
 def _answer(a: dict[str, Any], lang: Lang) -> str:
@@ -390,10 +456,9 @@ def _answer(a: dict[str, Any], lang: Lang) -> str:
     return str(answer[lang]) if isinstance(answer, dict) else str(answer)
 
 
-def _rules(sc: Scenario, level: int, houses: list[str], path: Path) -> RuleSet:
-    """The game's rules: the scenario's ruleset at the game's level, with the house rules the
-    header keeps (their text, so a game file is whole on its own)."""
-    rules = load_ruleset(sc.settings.ruleset, level=level)
-    for n, text in enumerate(houses):
-        rules = apply_house_text(rules, text, f"{path.name} (house rules {n + 1})")
-    return rules
+def _read_house(path: Path) -> tuple[str, str]:
+    try:
+        return str(path), path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        why = e.strerror if isinstance(e, OSError) else str(e)
+        raise RuleDataError(str(path), [Problem(str(path), why or str(e))]) from None

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from strategia.core.cursor import MAX_LENGTH
 from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, check_lang
@@ -129,6 +130,10 @@ def parse_question(
 ) -> Question:
     """A question from its Russian or English form (a trailing `?` optional); units, cells and
     place names are checked against `context` (a GameState or Scenario) if given."""
+    if len(text) > MAX_LENGTH:
+        raise InvalidNotationError(
+            text[:60] + "…", f"{len(text)} characters", 1, f"at most {MAX_LENGTH}"
+        )
     end, side = len(text.rstrip().rstrip("?").rstrip()), Side.parse(side).key if side else ""
     heads = ((k, _FORMS[k].match(text, 0, end)) for k in _HEADS)
     kind, m = next(((k, m) for k, m in heads if m), ("", None))

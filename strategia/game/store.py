@@ -1,43 +1,70 @@
-"""The journal of a game («журнал боевых действий»): append-only, the game's source of truth.
+"""A game's store: one SQLite database a game, its source of truth («журнал боевых действий»).
 
-One JSON object a line: its sequence number, kind, time, data and a CRC-32 of the rest. Every
-entry is written, flushed and synced to disk before `append` returns, so what the console has
-shown is on disk. Reading checks every line: a truncated last line (a crash mid-write) or a
-damaged one is reported with its line number, and everything before the damage is recoverable.
+The file holds the header (the scenario's text, the level, the house rules' texts, the versions
+of the engine and rules it was played with, the secret seed: kept twice, in two tables, so one
+damaged copy leaves the other), the entries (orders and their results, ends of turns, questions
+and answers, the mediator's interventions) and the snapshots of the whole state taken at every
+End turn, which make opening a long game quick. Every row carries a CRC-32 of its content, so a
+changed byte SQLite cannot see is still found and reported with its place; the number of the
+last entry is kept apart (`tail`), so entries that vanish from the end are missed too; and
+opening runs SQLite's own check of the file's structure (`PRAGMA quick_check`).
+
+What SQLite gives, and why the store relies on it rather than on its own file handling:
+
+- *Atomic commands.* A command's entries (an order, or an End turn with its results and its
+  snapshot) are written in one transaction: all or nothing, one sync however many rows.
+- *Durability.* The database is in WAL mode with ``synchronous=FULL``: the write-ahead log is
+  synced at every commit, so what a command returns is on disk. (``NORMAL`` would sync only at
+  checkpoints: a power cut could then take back commands already acknowledged, which the
+  mediator has shown to the players. A command is one sync; the cost is a few milliseconds.)
+  SQLite also syncs the directory when it creates the log; the store syncs it after creating a
+  game, which is written under a temporary name, synced, then linked into place.
+- *Crashes and full disks.* A transaction torn by a crash or refused by a full disk is not in
+  the log's committed part: the next open rolls it back without anyone's help.
+- *Several writers.* Every write transaction begins with ``BEGIN IMMEDIATE``, which takes the
+  database's write lock (other writers wait, up to `BUSY_SECONDS`); inside it the writer first
+  reads what others appended (`transaction` yields those entries), so it always appends against
+  the current state. Readers never block the writer, nor it them.
+
+The store is a local file: WAL does not work over network file systems.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-import os
+import sqlite3
 import zlib
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from strategia.core.errors import Problem, StrategiaError
-
-FORMAT = "strategia-journal/1"
-
-
-class JournalError(StrategiaError):
-    """A journal that cannot be read whole: what is wrong, where, and how much is good."""
-
-    def __init__(self, path: str, problems: list[Problem], good: int) -> None:
-        self.path = path
-        self.problems = problems
-        self.good = good
-        lines = "\n".join(f"  {p}" for p in problems)
-        super().__init__(
-            f"{path}: the journal is damaged after entry {good} "
-            f"(open it with recover to keep the {good} good entries)\n{lines}"
-        )
+from strategia.core.errors import Problem
+from strategia.game.sqlite_file import (
+    APPLICATION_ID,
+    FORMAT,
+    HEADER_TABLES,
+    SCHEMA_VERSION,
+    StoreError,
+    StoreWriteError,
+    blob_crc,
+    check_file,
+    connect,
+    create_file,
+    damage_report,
+    dumps,
+    header_damage,
+    is_damage,
+    now,
+    reason,
+    row_crc,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One journal entry."""
+    """One entry of the journal; entry 1 is the game's header (kind "game")."""
 
     seq: int
     kind: str
@@ -48,106 +75,333 @@ class Entry:
         return {"seq": self.seq, "kind": self.kind, "time": self.time, "data": self.data}
 
 
-def _crc(body: dict[str, Any]) -> str:
-    text = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return f"{zlib.crc32(text.encode('utf-8')):08x}"
+class GameStore:
+    """An open game file: its header, its entries so far, and its snapshots.
 
+    `entries` is kept in memory and brought up to date by `refresh` (and at the start of every
+    `transaction`); `problems` lists damage the store worked around (one header copy, a
+    snapshot): the game is whole, but `strategia game replay` reports it.
+    """
 
-def encode(entry: Entry) -> str:
-    body = entry.body()
-    return json.dumps({**body, "crc": _crc(body)}, ensure_ascii=False, separators=(",", ":")) + "\n"
+    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+        self.path = path
+        self._conn = conn
+        self._entries: list[Entry] = []
+        self._in_transaction = False
+        self.problems: list[Problem] = []
 
+    # --- creating and opening ------------------------------------------------------------------
 
-def read(path: str | Path) -> tuple[list[Entry], list[Problem]]:
-    """The entries of a journal up to the first damage, and the problems found after them."""
-    path = Path(path)
-    entries: list[Entry] = []
-    problems: list[Problem] = []
-    raw = path.read_bytes()
-    lines = raw.split(b"\n")
-    complete = raw.endswith(b"\n")
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        last = n == len(lines) and not complete
-        where = f"{path}:{n}"
+    @classmethod
+    def create(cls, path: str | Path, header: dict[str, Any], time: str | None = None) -> GameStore:
+        """A new game file whose header is `header` (written at `time`, by default now);
+        refuses to overwrite a file. The file appears whole or not at all."""
+        create_file(Path(path), header, time)
+        return cls.open(path)
+
+    @classmethod
+    def open(cls, path: str | Path) -> GameStore:
+        """An existing game file, its header and entries read and checked; a StoreError names
+        every damage found (table and entry, or the file's page) if it cannot be read whole."""
+        path = Path(path)
+        check_file(path)
         try:
-            d = json.loads(line.decode("utf-8"))
-            body = {k: d[k] for k in ("seq", "kind", "time", "data")}
-        except (ValueError, KeyError, UnicodeDecodeError, TypeError):
-            what = (
-                "truncated: the last entry was cut off while being written"
-                if last
-                else "not a journal entry"
-            )
-            problems.append(Problem(where, what))
-            break
-        if d.get("crc") != _crc(body):
-            problems.append(Problem(where, "checksum mismatch: the entry was changed or damaged"))
-            break
-        if body["seq"] != len(entries) + 1:
-            problems.append(
-                Problem(where, f"entry {body['seq']} where {len(entries) + 1} was expected")
-            )
-            break
-        entries.append(Entry(body["seq"], body["kind"], body["data"], body["time"]))
-    if entries and entries[0].kind != "game":
-        problems.insert(0, Problem(f"{path}:1", "the first entry is not the game's header"))
-    return entries, problems
+            conn = connect(path)
+        except sqlite3.Error as e:
+            if is_damage(e) or header_damage(path):
+                raise StoreError(path, damage_report(path, f"cannot be opened: {e}")) from None
+            raise StoreWriteError(f"{path}: cannot be opened: {reason(e)}") from None
+        store = cls(path, conn)
+        try:
+            store._check_schema()
+            store._check_structure()
+            store._read_header()
+            store.refresh()
+        except sqlite3.Error as e:
+            conn.close()
+            if is_damage(e) or header_damage(path):
+                raise StoreError(path, damage_report(path, f"cannot be read: {e}")) from None
+            raise StoreWriteError(f"{path}: cannot be read: {reason(e)}") from None
+        except BaseException:
+            conn.close()
+            raise
+        return store
 
+    def close(self) -> None:
+        self._conn.close()
 
-@dataclass
-class Journal:
-    """An open journal: its entries so far and the file they are appended to."""
+    def __enter__(self) -> GameStore:
+        return self
 
-    path: Path
-    entries: list[Entry] = field(default_factory=list)
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
-    @classmethod
-    def create(cls, path: str | Path, header: dict[str, Any]) -> Journal:
-        """A new journal whose first entry is the game's header; refuses to overwrite a file."""
-        path = Path(path)
-        if path.exists():
-            raise StrategiaError(f"{path}: a file is already there; choose another name")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        j = cls(path)
-        j.append("game", {"format": FORMAT, **header})
-        return j
-
-    @classmethod
-    def open(cls, path: str | Path, recover: bool = False) -> Journal:
-        """An existing journal; with `recover`, a damaged tail is cut off (and kept aside)."""
-        path = Path(path)
-        if not path.exists():
-            raise StrategiaError(f"{path}: no such game file")
-        entries, problems = read(path)
-        if problems and not recover:
-            raise JournalError(str(path), problems, len(entries))
-        if not entries:
-            raise JournalError(str(path), problems or [Problem(str(path), "empty")], 0)
-        if problems:
-            damaged = path.with_suffix(path.suffix + ".damaged")
-            damaged.write_bytes(path.read_bytes())
-            tmp = path.with_suffix(path.suffix + ".tmp")
-            tmp.write_text("".join(encode(e) for e in entries), encoding="utf-8")
-            os.replace(tmp, path)
-        return cls(path, entries)
+    # --- reading -------------------------------------------------------------------------------
 
     @property
     def header(self) -> dict[str, Any]:
-        return self.entries[0].data
+        return self._entries[0].data
 
-    def append(self, kind: str, data: dict[str, Any]) -> Entry:
-        """Write an entry and make sure it is on disk before returning it."""
-        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-        entry = Entry(len(self.entries) + 1, kind, data, now)
-        line = encode(entry).encode("utf-8")
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    @property
+    def entries(self) -> list[Entry]:
+        """Every entry read so far, the header first (entry 1)."""
+        return self._entries
+
+    @property
+    def last_seq(self) -> int:
+        return self._entries[-1].seq
+
+    def refresh(self) -> list[Entry]:
+        """The entries other writers appended since this store last looked (also kept)."""
+        if self._in_transaction:
+            return self._read_entries()
+        with self._errors("reading the entries"):
+            self._conn.execute("BEGIN")
         try:
-            while line:
-                line = line[os.write(fd, line) :]
-            os.fsync(fd)
+            return self._read_entries()
         finally:
-            os.close(fd)
-        self.entries.append(entry)
+            with suppress(sqlite3.Error):
+                self._conn.execute("COMMIT")
+
+    def snapshot_seqs(self) -> list[int]:
+        """The entries after which a snapshot is kept, in order."""
+        with self._errors("reading the snapshots"):
+            return [int(r[0]) for r in self._conn.execute("SELECT seq FROM snapshots ORDER BY seq")]
+
+    def snapshot(self, seq: int) -> dict[str, Any]:
+        """The snapshot kept after entry `seq`, checked; a StoreError names it if damaged."""
+        where = f"{self.path}: snapshot after entry {seq}"
+        try:
+            row = self._conn.execute(
+                "SELECT data, crc FROM snapshots WHERE seq = ?", (seq,)
+            ).fetchone()
+        except sqlite3.Error as e:
+            if not is_damage(e):
+                raise StoreWriteError(f"{where}: cannot be read: {reason(e)}") from None
+            raise StoreError(self.path, [Problem(where, f"unreadable: {e}")]) from None
+        if row is None:
+            raise StoreError(self.path, [Problem(where, "missing")])
+        blob, crc = row
+        if not isinstance(blob, bytes) or crc != blob_crc(seq, blob):
+            raise StoreError(self.path, [Problem(where, "checksum mismatch: damaged")])
+        try:
+            data = json.loads(zlib.decompress(blob).decode("utf-8"))
+        except (zlib.error, UnicodeDecodeError, ValueError) as e:
+            raise StoreError(self.path, [Problem(where, f"unreadable: {e}")]) from None
+        if not isinstance(data, dict):
+            raise StoreError(self.path, [Problem(where, "not a snapshot")])
+        return data
+
+    # --- writing -------------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[list[Entry]]:
+        """One write transaction: waits for other writers, yields the entries they appended
+        since this store last looked, and commits what is appended inside it (or nothing)."""
+        if self._in_transaction:
+            yield []
+            return
+        mark = len(self._entries)
+        with self._errors("beginning a command", write=True):
+            self._conn.execute("BEGIN IMMEDIATE")
+        self._in_transaction = True
+        try:
+            new = self._read_entries()
+            mark = len(self._entries)
+            yield new
+            with self._errors("committing the command", write=True):
+                if len(self._entries) > mark:
+                    self._conn.execute(
+                        "UPDATE tail SET last = ?, crc = ? WHERE id = 1",
+                        (self.last_seq, row_crc("tail", self.last_seq)),
+                    )
+                self._conn.execute("COMMIT")
+        except BaseException:
+            with suppress(sqlite3.Error):
+                self._conn.execute("ROLLBACK")
+            del self._entries[mark:]
+            raise
+        finally:
+            self._in_transaction = False
+
+    def append(self, kind: str, data: dict[str, Any], time: str | None = None) -> Entry:
+        """Write an entry (in the current transaction, or in one of its own) and return it."""
+        if not self._in_transaction:
+            with self.transaction():
+                return self.append(kind, data, time)
+        entry = Entry(self.last_seq + 1, kind, data, time or now())
+        text = dumps(data)
+        with self._errors(f"writing entry {entry.seq}", write=True):
+            self._conn.execute(
+                "INSERT INTO entries VALUES (?, ?, ?, ?, ?)",
+                (entry.seq, kind, entry.time, text, row_crc(entry.seq, kind, entry.time, text)),
+            )
+        self._entries.append(entry)
         return entry
+
+    def put_snapshot(self, seq: int, data: dict[str, Any]) -> None:
+        """Keep `data` as the snapshot after entry `seq` (in the current transaction)."""
+        blob = zlib.compress(dumps(data).encode("utf-8"), 6)
+        with self._errors(f"writing the snapshot after entry {seq}", write=True):
+            self._conn.execute(
+                "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
+                (seq, blob, blob_crc(seq, blob)),
+            )
+
+    def drop_snapshot(self, seq: int) -> None:
+        with self._errors(f"dropping the snapshot after entry {seq}", write=True):
+            self._conn.execute("DELETE FROM snapshots WHERE seq = ?", (seq,))
+
+    # --- internals -----------------------------------------------------------------------------
+
+    @contextmanager
+    def _errors(self, doing: str, write: bool = False) -> Iterator[None]:
+        """SQLite's errors as the store's: damage (with where it is), or a file that cannot be
+        written now (the disk full, a lock held too long), of which nothing was written."""
+        try:
+            yield
+        except sqlite3.Error as e:
+            if is_damage(e):
+                raise StoreError(self.path, self._damage(f"{doing}: {e}")) from None
+            done = "; nothing of this command was written" if write else ""
+            raise StoreWriteError(f"{self.path}: {doing}: {reason(e)}{done}") from None
+
+    def _damage(self, what: str) -> list[Problem]:
+        """The problem met, and where the damage is."""
+        return damage_report(self.path, what, self._conn)
+
+    def _check_schema(self) -> None:
+        with self._errors("reading the file's header"):
+            app = self._conn.execute("PRAGMA application_id").fetchone()[0]
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = {
+                r[0]
+                for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+        where = f"{self.path}: bytes 60-71 (the file's header)"
+        if app != APPLICATION_ID:
+            raise StoreError(
+                self.path, [Problem(where, "not a Strategia game (another SQLite database?)")]
+            )
+        if version != SCHEMA_VERSION:
+            raise StoreError(
+                self.path,
+                [Problem(where, f"store version {version}, this program reads {SCHEMA_VERSION}")],
+            )
+        missing = {*HEADER_TABLES, "entries", "snapshots", "tail"} - tables
+        if missing:
+            raise StoreError(
+                self.path, [Problem(f"{self.path}: schema", f"missing tables {sorted(missing)}")]
+            )
+
+    def _check_structure(self) -> None:
+        """SQLite's check of every page of the file (b-trees, the free list)."""
+        with self._errors("checking the file"):
+            rows = self._conn.execute("PRAGMA quick_check(20)").fetchall()
+        if rows != [("ok",)]:
+            raise StoreError(self.path, self._damage(f"SQLite's check: {rows[0][0]}"))
+        self.problems += header_damage(self.path)
+
+    def _read_header(self) -> None:
+        found: list[tuple[str, str, str]] = []
+        problems: list[Problem] = []
+        for table in HEADER_TABLES:
+            where = f"{self.path}: the header ({'copy' if table == 'header_copy' else 'first'})"
+            try:
+                rows = self._conn.execute(f"SELECT copy, time, data, crc FROM {table}").fetchall()
+            except sqlite3.Error as e:
+                if not is_damage(e):
+                    raise StoreWriteError(f"{where}: cannot be read: {reason(e)}") from None
+                problems.append(Problem(where, f"unreadable: {e}"))
+                continue
+            if len(rows) != 1:
+                problems.append(Problem(where, f"{len(rows)} rows, expected 1"))
+                continue
+            _, time, text, crc = rows[0]
+            if not isinstance(text, str) or crc != row_crc(1, "game", time, text):
+                problems.append(Problem(where, "checksum mismatch: damaged"))
+                continue
+            found.append((table, time, text))
+        if not found:
+            raise StoreError(self.path, problems, None)
+        if len(found) == 2 and found[0][1:] != found[1][1:]:
+            problems.append(Problem(f"{self.path}: the header", "its two copies differ"))
+        _, time, text = found[0]
+        try:
+            header = json.loads(text)
+        except ValueError as e:
+            raise StoreError(self.path, [*problems, Problem(str(self.path), str(e))]) from None
+        if not isinstance(header, dict):
+            raise StoreError(self.path, [Problem(f"{self.path}: the header", "not a table")])
+        self.problems += problems
+        self._entries = [Entry(1, "game", header, time)]
+
+    def _read_entries(self) -> list[Entry]:
+        """Read the entries after the last one known, checking each; returns them."""
+        start = len(self._entries)
+        last = self.last_seq
+        problems: list[Problem] = []
+        try:
+            rows = self._conn.execute(
+                "SELECT seq, kind, time, data, crc FROM entries WHERE seq > ? ORDER BY seq",
+                (last,),
+            ).fetchall()
+            for seq, kind, time, text, crc in rows:
+                where = f"{self.path}: entry {seq}"
+                if seq != last + 1:
+                    problems.append(Problem(where, f"entry {seq} where {last + 1} was expected"))
+                    break
+                if not isinstance(text, str) or crc != row_crc(seq, kind, time, text):
+                    problems.append(Problem(where, "checksum mismatch: the entry was damaged"))
+                    break
+                try:
+                    data = json.loads(text)
+                except ValueError as e:
+                    problems.append(Problem(where, f"unreadable: {e}"))
+                    break
+                self._entries.append(Entry(seq, str(kind), data, str(time)))
+                last = seq
+            if not problems:
+                problems += self._check_tail(last)
+        except sqlite3.Error as e:
+            if not is_damage(e):
+                del self._entries[start:]
+                raise StoreWriteError(f"{self.path}: cannot be read: {reason(e)}") from None
+            problems = [*self._damage(f"reading the entries after entry {last}: {e}"), *problems]
+        if problems:
+            del self._entries[start:]
+            raise StoreError(self.path, problems, last)
+        return self._entries[start:]
+
+    def _check_tail(self, last: int) -> list[Problem]:
+        """Entries missing from the end (the tail row knows the last one's number)."""
+        row = self._conn.execute("SELECT last, crc FROM tail WHERE id = 1").fetchone()
+        where = f"{self.path}: the tail (the last entry's number)"
+        if row is None or row[1] != row_crc("tail", row[0]):
+            if not any(p.where == where for p in self.problems):
+                self.problems.append(Problem(where, "missing or damaged"))
+            return []
+        if row[0] != last:
+            return [
+                Problem(
+                    f"{self.path}: entry {last + 1}",
+                    f"entries {last + 1} to {row[0]} are missing (the file says {row[0]} entries)",
+                )
+            ]
+        return []
+
+
+Journal = GameStore  # the first version's name
+JournalError = StoreError
+
+__all__ = [
+    "FORMAT",
+    "Entry",
+    "GameStore",
+    "Journal",
+    "JournalError",
+    "StoreError",
+    "StoreWriteError",
+    "dumps",
+    "row_crc",
+]

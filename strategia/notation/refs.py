@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from contextlib import suppress
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, Protocol
 
@@ -269,18 +268,11 @@ class _Reader(Cursor):
         if not name or norm(name) in _ARMY:
             return _RawUnit(number, at, name, start, () if not name else (None,))
         if self.pos < len(self.text) and self.text[self.pos].isdigit():  # `2 с.п. 17 с.д.`
-            regiment: RegimentKind | None = None
-            with suppress(UnknownNameError):
-                regiment = RegimentKind.parse(name)
+            regiment = RegimentKind.find(name)
             if regiment is not None:
                 return self.regiment_of(number, at, name, regiment)
-        kinds: list[UnitType] = []
-        with suppress(UnknownNameError):
-            kinds.append(DivisionKind.parse(name))
-        with suppress(UnknownNameError):
-            kinds.append(CorpsKind.parse(name))
-        with suppress(UnknownNameError):
-            kinds.append(CommandKind.parse(name))
+        found = (DivisionKind.find(name), CorpsKind.find(name), CommandKind.find(name))
+        kinds: list[UnitType] = [k for k in found if k is not None]
         if not kinds:
             names = [n for k in (*DivisionKind, *CorpsKind, *CommandKind) for n in (k.ru, k.en)]
             err = UnknownNameError("unit type", name, [*names, "А", "A"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -22,7 +23,7 @@ _ENTRY_KEYS = {
 }  # fmt: skip
 _CELL_KEYS = {
     "value", "reconstructed", "reconstructed_ru", "note", "note_ru", "level", "unit", "label",
-    "rule",
+    "rule", "min", "max",
 }  # fmt: skip
 
 
@@ -31,7 +32,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
         with path.open("rb") as f:
             return tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
-        raise RuleDataError(str(path), [Problem("TOML", str(e))]) from None
+        raise RuleDataError(str(path), [_toml_problem(e)]) from None
     except OSError as e:
         raise RuleDataError(str(path), [Problem("file", e.strerror or str(e))]) from None
 
@@ -120,7 +121,8 @@ def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:
                 continue
             ctype = row_types.get(row, type_)
             vocab = RegimentKind if ctype == "regiments" else None
-            bad = check_value(ctype, meta["value"], lo, hi, vocab)
+            c_lo, c_hi = meta.get("min", lo), meta.get("max", hi)
+            bad = check_value(ctype, meta["value"], c_lo, c_hi, vocab)
             if bad:
                 problems.append(Problem(where, bad))
             rows[row][col] = Param(
@@ -137,6 +139,8 @@ def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:
                 reconstructed_ru=meta.get("reconstructed_ru"),
                 note=meta.get("note"),
                 note_ru=meta.get("note_ru"),
+                minimum=c_lo,
+                maximum=c_hi,
             )
     return Entry(
         key=key,
@@ -170,6 +174,77 @@ def _suggest(given: str, allowed: list[str]) -> str:
     return f": did you mean {hints[0]!r}?" if hints else f" (expected one of: {', '.join(allowed)})"
 
 
+_TABLE = re.compile(r"^\[\[?\s*([^\]]{1,200}?)\s*\]\]?")
+_KEY = re.compile(r"^([A-Za-z0-9_\-.\"' ]{1,200}?)\s*=")
+_INLINE = re.compile(r"[{,]\s*([A-Za-z0-9_\-]{1,100})\s*=")
+
+
+def _dotted(key: str) -> str:
+    return ".".join(part.strip().strip("\"'") for part in key.split("."))
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """The line (1-based) where each dotted key of a TOML text is set or its table begins."""
+    out: dict[str, int] = {}
+    table = ""
+    for n, raw in enumerate(text.split("\n"), 1):
+        line = raw.strip()[:400]
+        if line.startswith("["):
+            if m := _TABLE.match(line):
+                table = _dotted(m.group(1))
+                parts = table.split(".")
+                for i in range(1, len(parts) + 1):
+                    out.setdefault(".".join(parts[:i]), n)
+            continue
+        if m := _KEY.match(line):
+            key = _dotted(m.group(1))
+            full = f"{table}.{key}" if table else key
+            out.setdefault(full, n)
+            for sub in _INLINE.findall(line[m.end() :]):
+                out.setdefault(f"{full}.{sub}", n)
+    return out
+
+
+def with_lines(problems: list[Problem], text: str) -> list[Problem]:
+    """The problems, each with the line of the longest part of its key the text sets."""
+    lines = key_lines(text)
+    out = []
+    for p in problems:
+        parts = p.where.split(".")
+        found = next(
+            (
+                lines[k]
+                for k in (".".join(parts[:i]) for i in range(len(parts), 0, -1))
+                if k in lines
+            ),
+            None,
+        )
+        out.append(Problem(p.where, p.message, p.line or found))
+    return out
+
+
+def _toml_problem(e: tomllib.TOMLDecodeError) -> Problem:
+    m = re.search(r"line (\d+)", str(e))
+    return Problem("TOML", str(e), int(m.group(1)) if m else None)
+
+
+def _reference_problem(rules: RuleSet, entry: Entry, p: Param, value: Any) -> str | None:
+    """A text cell that names a column of another entry (`linear_ratings.front`) must name one
+    of the entries its table names, and one of that entry's columns."""
+    targets = {
+        str(q.value).partition(".")[0]
+        for q in entry.params()
+        if isinstance(q.value, str) and str(q.value).partition(".")[0] in rules.entries
+    }
+    if p.type != "text" or str(p.value).partition(".")[0] not in targets:
+        return None
+    name, _, column = str(value).partition(".")
+    if name not in targets or column not in rules.entries[name].columns:
+        shown = ", ".join(f"{t}.<{'|'.join(rules.entries[t].columns)}>" for t in sorted(targets))
+        return f"{value!r}: expected one of {shown}"
+    return None
+
+
 def apply_house_rules(rules: RuleSet, path: Path) -> RuleSet:
     """`rules` with the house rules of `path` applied (0.3); every problem is reported at once.
 
@@ -177,21 +252,37 @@ def apply_house_rules(rules: RuleSet, path: Path) -> RuleSet:
     `[entry] param = value` for parameter lists; a value may be `{ value = ..., note = "..." }`.
     An optional `[ruleset] name = ...` must name the ruleset being changed.
     """
-    return _apply_house(rules, _read_toml(path), str(path))
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        why = e.strerror if isinstance(e, OSError) else f"not UTF-8 text ({e.reason})"
+        raise RuleDataError(str(path), [Problem("file", why or str(e))]) from None
+    return apply_house_text(rules, text, str(path))
 
 
 def apply_house_text(rules: RuleSet, text: str, source: str) -> RuleSet:
-    """`rules` with the house rules written in `text` (TOML) applied; `source` names it."""
+    """`rules` with the house rules written in `text` (TOML) applied; `source` names it. A
+    RuleDataError lists every problem with its line and key; nothing is applied then."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise RuleDataError(source, [Problem("TOML", str(e))]) from None
-    return _apply_house(rules, data, source)
-
-
-def _apply_house(rules: RuleSet, data: dict[str, Any], src: str) -> RuleSet:
+        raise RuleDataError(source, [_toml_problem(e)]) from None
     problems: list[Problem] = []
+    new = _apply_house(rules, data, source, problems)
+    if problems:
+        raise RuleDataError(source, with_lines(problems, text))
+    return new
+
+
+def _apply_house(
+    rules: RuleSet, data: dict[str, Any], src: str, problems: list[Problem]
+) -> RuleSet:
     meta = data.pop("ruleset", {})
+    if not isinstance(meta, dict):
+        problems.append(
+            Problem("ruleset", f"expected a table ([ruleset] name = ...), got {meta!r}")
+        )
+        meta = {}
     if "name" in meta and meta["name"] != rules.name:
         problems.append(Problem("ruleset.name", f"is {meta['name']!r}, these are {rules.name!r}"))
     changes: list[tuple[Param, Any, str]] = []
@@ -246,13 +337,14 @@ def _apply_house(rules: RuleSet, data: dict[str, Any], src: str) -> RuleSet:
                     and not isinstance(value, bool)
                 ):
                     value = float(value)
-                bad = check_value(p.type, value, entry.minimum, entry.maximum, vocab)
+                bad = check_value(p.type, value, p.minimum, p.maximum, vocab)
+                bad = bad or _reference_problem(rules, entry, p, value)
                 if bad:
                     problems.append(Problem(where, bad))
                     continue
                 changes.append((p, value, note))
     if problems:
-        raise RuleDataError(src, problems)
+        return rules
     entries = dict(rules.entries)
     for p, value, note in changes:
         e = entries[p.entry]

@@ -8,6 +8,8 @@ explanation being built.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -54,6 +56,8 @@ class Param:
     reconstructed: str | None = None
     note: str | None = None
     overridden: Override | None = None
+    minimum: float | None = None  # this cell's own range, narrower than its entry's
+    maximum: float | None = None
     reconstructed_ru: str | None = None  # the reason in Russian
     note_ru: str | None = None
 
@@ -229,6 +233,13 @@ class RuleSet:
 
     def reconstructed(self) -> list[Param]:
         return [p for p in self.params() if p.reconstructed]
+
+    def digest(self) -> str:
+        """A fingerprint of the rules in effect: the name, the level and every value with its
+        level (house rules included); equal rules, equal digests. A game's file keeps it."""
+        cells = sorted((p.key, p.level, p.value) for p in self.params())
+        text = json.dumps([self.name, self.level, cells], ensure_ascii=False, default=str)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
     def overridden(self) -> list[Param]:
         return [p for p in self.params() if p.overridden is not None]

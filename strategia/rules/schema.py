@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -10,6 +11,7 @@ from strategia.core.vocab import Kind
 from strategia.rules.kinds import Role
 
 SPECIAL_SPEEDS = ("trails", "impassable")
+MAX_NUMBER = 1e9  # no rule value is larger; beyond it arithmetic stops being exact
 TYPES = ("number", "int", "speed", "turns", "text", "bool", "pattern", "regiments")
 PATTERN_GROUPS = ("line", "first", "second", "arm")
 _ROLE_TOKEN = re.compile(r"^([DS-])(\*?)$")
@@ -119,6 +121,10 @@ def check_value(
             return f"expected a whole number, got {value!r}"
         if not _is_number(value):
             return f"expected a number, got {value!r}"
+        if not math.isfinite(value) or abs(value) > MAX_NUMBER:
+            return (
+                f"{value!r} is not a number the rules can use (at most {MAX_NUMBER:g} either way)"
+            )
         if lo is not None and value < lo:
             return f"{value!r} is below the smallest allowed value {lo}"
         if hi is not None and value > hi:

@@ -1,7 +1,8 @@
 """A tactical game on file: the skirmish and every card, action, phase and report in the journal.
 
-The journal (`strategia.journal`, one checked JSON line an entry) is the game's truth: opening a
-game replays it over the skirmish. Without a path the game lives in memory (notebooks, tests).
+The game's store (`strategia.game.store`, the same SQLite file as a game of «Стратегия»: every
+entry committed before the command returns) is the game's truth: opening a game replays its
+entries over the skirmish. Without a path the game lives in memory (notebooks, tests).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from strategia.core.errors import StrategiaError
 from strategia.explain.trace import Explained, Step
-from strategia.game.store import Journal
+from strategia.game.store import GameStore
 from strategia.rules import RuleSet
 from strategia.rules.load import apply_house_text
 from strategia.tactical.actions import parse_actions
@@ -37,7 +38,9 @@ KIND = "tactical"
 class TacticalGame:
     """A skirmish being played: the battle now, the rules in effect, the journal."""
 
-    def __init__(self, skirmish: Skirmish, rules: RuleSet, journal: Journal | None = None) -> None:
+    def __init__(
+        self, skirmish: Skirmish, rules: RuleSet, journal: GameStore | None = None
+    ) -> None:
         self.skirmish = skirmish
         self.rules = rules
         self.journal = journal
@@ -59,7 +62,7 @@ class TacticalGame:
         rules = _rules(houses)
         journal = None
         if path is not None:
-            journal = Journal.create(
+            journal = GameStore.create(
                 path,
                 {"game": KIND, "ruleset": "tactical", "skirmish": sk.text, "source": sk.source,
                  "house": [list(h) for h in houses]},
@@ -69,9 +72,10 @@ class TacticalGame:
     @classmethod
     def open(cls, path: str | Path) -> TacticalGame:
         """A game from its journal, replayed."""
-        journal = Journal.open(path)
+        journal = GameStore.open(path)
         head = journal.header
         if head.get("game") != KIND:
+            journal.close()
             raise StrategiaError(f"{path}: not a tactical game (open it with `strategia game`)")
         sk = parse_skirmish(head["skirmish"], head.get("source", str(path)))
         rules = _rules([(str(s), str(t)) for s, t in head.get("house", [])])
@@ -130,9 +134,15 @@ class TacticalGame:
     # --- the one path --------------------------------------------------------------------------
 
     def _do(self, kind: str, data: dict[str, Any]) -> Step:
+        """Carry out an entry and write it; if it cannot be written, it did not happen."""
+        battle, done = self.battle, len(self.history)
         step = self._apply(kind, data)
         if self.journal is not None:
-            self.journal.append(kind, data)
+            try:
+                self.journal.append(kind, data)
+            except BaseException:
+                self.battle, self.history[done:] = battle, []
+                raise
         return step
 
     def _apply(self, kind: str, data: dict[str, Any]) -> Step:

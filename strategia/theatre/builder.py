@@ -94,7 +94,7 @@ class ScenarioBuilder:
         """Paint the cells of a line (`10,5 14,9`) with relief."""
         r = relief if isinstance(relief, terrain.Relief) else terrain.Relief[relief.upper()]
         ds = self._theatre()
-        for c in drawing.parse_route(cells):
+        for c in drawing.parse_route(cells, terrain.size(ds)):
             ds["relief"].values[terrain.index(ds, c)] = int(r)
         return self._with(ds)
 
@@ -116,7 +116,7 @@ class ScenarioBuilder:
 
     def _route(self, layer: str, cells: str) -> ScenarioBuilder:
         ds = self._theatre()
-        drawing.draw_route(ds[layer].values, drawing.parse_route(cells))
+        drawing.draw_route(ds[layer].values, drawing.parse_route(cells, terrain.size(ds)))
         return self._with(ds)
 
     def road(self, cells: str) -> ScenarioBuilder:

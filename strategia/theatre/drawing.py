@@ -41,8 +41,9 @@ def cell_line(a: Cell, b: Cell) -> list[Cell]:
     ]
 
 
-def parse_route(text: str) -> list[Cell]:
-    """The cells of a route written as waypoints (`10,5 20,5 25,10`), filled with straight lines."""
+def parse_route(text: str, size: tuple[int, int] | None = None) -> list[Cell]:
+    """The cells of a route written as waypoints (`10,5 20,5 25,10`), filled with straight lines;
+    with the map's `size`, a waypoint off the map is refused before any line is drawn."""
     tokens = text.split()
     if not tokens:
         raise StrategiaError(f"{text!r}: a route needs at least one cell")
@@ -50,6 +51,11 @@ def parse_route(text: str) -> list[Cell]:
         points = [parse_cell(t) for t in tokens]
     except NotationError as e:
         raise StrategiaError(f"{text!r}: {e}") from None
+    if size is not None:
+        w, h = size
+        for p in points:
+            if not (1 <= p.lon <= w and 1 <= p.lat <= h):
+                raise StrategiaError(f"route cell {p} off the map, which is {w} x {h}")
     cells = [points[0]]
     for p in points[1:]:
         cells += cell_line(cells[-1], p)[1:]

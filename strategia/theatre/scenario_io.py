@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,68 +27,22 @@ from strategia.theatre.scenario import (
     Forces,
     FrontSetup,
     Scenario,
-    Settings,
     check_scenario,
 )
+from strategia.theatre.scenario_text import (
+    MAX_SIDE,
+    Reader,
+    ScenarioError,
+    check_shape,
+    check_size,
+)
+from strategia.theatre.scenario_text import settings as scenario_settings
 from strategia.theatre.scenario_write import (
     DEFAULT_LEGEND,
     RELIEF_NAMES,
     format_scenario,
     save_scenario,
 )
-
-
-class ScenarioError(StrategiaError):
-    """A scenario file with problems: each with file, line and column; nothing was loaded."""
-
-    def __init__(self, source: str, problems: list[Problem]) -> None:
-        self.source = source
-        self.problems = problems
-        n = len(problems)
-        lines = "\n".join(f"  {p}" for p in problems)
-        super().__init__(f"{source}: {n} problem{'s' if n != 1 else ''}\n{lines}")
-
-
-@dataclass
-class _Reader:
-    path: str
-    raw: list[str]
-    problems: list[Problem] = field(default_factory=list)
-
-    def where(self, line: int | None, column: int | None = None) -> str:
-        if line is None:
-            return self.path
-        return f"{self.path}:{line}" + (f":{column}" if column else "")
-
-    def add(self, line: int | None, column: int | None, message: str) -> None:
-        self.problems.append(Problem(self.where(line, column), message))
-
-    def locate(self, table: str, key: str) -> int | None:
-        """The line where `key = ...` is set inside `[table]` (1-based), if it can be found."""
-        in_table = table == ""
-        header = re.compile(r"^\s*\[\[?\s*" + re.escape(table) + r"\s*\]\]?\s*$") if table else None
-        for n, line in enumerate(self.raw, 1):
-            if re.match(r"^\s*\[", line):
-                in_table = bool(header and header.match(line))
-                continue
-            if in_table and re.match(r"^\s*" + re.escape(key) + r"\s*=", line):
-                return n
-        return None
-
-    def block(self, table: str, key: str, text: str) -> list[tuple[int | None, str]]:
-        """The lines of a multi-line string value with their file line numbers."""
-        start = self.locate(table, key)
-        lines = text.split("\n")
-        first = start
-        if start is not None and self.raw[start - 1].split("=", 1)[1].strip() == '"""':
-            first = start + 1
-        return [(None if first is None else first + k, line) for k, line in enumerate(lines)]
-
-    def find_line(self, needle: str) -> int | None:
-        for n, line in enumerate(self.raw, 1):
-            if needle in line:
-                return n
-        return None
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -104,15 +57,18 @@ def load_scenario(path: str | Path) -> Scenario:
 
 def parse_scenario(text: str, source: str = "<scenario>", base: Path | None = None) -> Scenario:
     """A scenario from the text of a scenario file."""
-    r = _Reader(source, text.split("\n"))
+    r = Reader(source, text.split("\n"))
+    if not check_size(r, text):
+        raise ScenarioError(source, r.problems)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"line (\d+), column (\d+)", str(e))
         r.add(int(m.group(1)) if m else None, int(m.group(2)) if m else None, f"TOML: {e}")
         raise ScenarioError(source, r.problems) from None
+    data = check_shape(r, data)
     meta = data.get("scenario", {})
-    settings = _settings(r, meta, data.get("settings", {}))
+    settings = scenario_settings(r, meta, data.get("settings", {}))
     ds = _theatre(r, data, base)
     if ds is None:
         raise ScenarioError(source, r.problems)
@@ -136,36 +92,17 @@ def parse_scenario(text: str, source: str = "<scenario>", base: Path | None = No
     return sc
 
 
-def _settings(r: _Reader, meta: dict[str, Any], raw: dict[str, Any]) -> Settings:
-    known = {"level", "ruleset", "seed", "clock_minutes", "recon_questions", "mediator"}
-    for k in raw.keys() - known:
-        r.add(
-            r.locate("settings", k),
-            None,
-            f"settings.{k}: unknown setting (known: {', '.join(sorted(known))})",
-        )
-    level = raw.get("level", meta.get("level", 2))
-    if level not in (1, 2, 3):
-        r.add(r.locate("settings", "level"), None, f"settings.level: {level!r}, expected 1, 2 or 3")
-        level = 2
-    return Settings(
-        level=int(level),
-        ruleset=str(raw.get("ruleset", "continental")),
-        seed=int(raw.get("seed", 1)),
-        clock_minutes=float(raw.get("clock_minutes", 0)),
-        recon_questions=raw.get("recon_questions"),
-        mediator=bool(raw.get("mediator", True)),
-    )
-
-
 def _grid(
-    r: _Reader, key: str, text: str, legend: dict[str, Any]
+    r: Reader, key: str, text: str, legend: dict[str, Any]
 ) -> tuple[list[list[Any]], int] | None:
     rows = [(n, line.rstrip()) for n, line in r.block("map", key, text) if line.strip()]
     if not rows:
         r.add(r.locate("map", key), None, f"map.{key}: no rows")
         return None
     width = len(rows[0][1])
+    if width > MAX_SIDE or len(rows) > MAX_SIDE:
+        r.add(rows[0][0], None, f"map.{key}: {width} x {len(rows)}, at most {MAX_SIDE} a side")
+        return None
     grid: list[list[Any]] = []
     ok = True
     for n, line in rows:
@@ -194,7 +131,7 @@ def _grid(
     return (grid, width) if ok else None
 
 
-def _theatre(r: _Reader, data: dict[str, Any], base: Path | None) -> Any:
+def _theatre(r: Reader, data: dict[str, Any], base: Path | None) -> Any:
     m = data.get("map", {})
     if "netcdf" in m:
         p = Path(m["netcdf"])
@@ -271,12 +208,12 @@ def _theatre(r: _Reader, data: dict[str, Any], base: Path | None) -> Any:
     return _infrastructure(r, data, ds)
 
 
-def _infrastructure(r: _Reader, data: dict[str, Any], ds: Any) -> Any:
+def _infrastructure(r: Reader, data: dict[str, Any], ds: Any) -> Any:
     routes = data.get("routes", {})
     for key, layer in (("roads", "road"), ("railways", "rail"), ("trails", "trail")):
         for line in routes.get(key, []):
             try:
-                drawing.draw_route(ds[layer].values, drawing.parse_route(line))
+                drawing.draw_route(ds[layer].values, drawing.parse_route(line, terrain.size(ds)))
             except StrategiaError as e:
                 r.add(r.find_line(line), None, f"routes.{key}: {e}")
     for line in routes.get("rivers", []):
@@ -324,7 +261,7 @@ def _divisions_named(ref: UnitRef, corps: list[CorpsSetup]) -> list[UnitRef]:
     return [ref] if ref.echelon == "division" else []
 
 
-def _claim(r: _Reader, n: int | None, ref: UnitRef, seen: dict[int, UnitRef], where: str) -> None:
+def _claim(r: Reader, n: int | None, ref: UnitRef, seen: dict[int, UnitRef], where: str) -> None:
     """Each division number is one division, placed once (a second use is an error)."""
     if ref.number in seen:
         other = seen[ref.number]
@@ -335,7 +272,7 @@ def _claim(r: _Reader, n: int | None, ref: UnitRef, seen: dict[int, UnitRef], wh
 
 
 def _forces(
-    r: _Reader, code: str, body: dict[str, Any], ds: Any, seen: dict[int, UnitRef]
+    r: Reader, code: str, body: dict[str, Any], ds: Any, seen: dict[int, UnitRef]
 ) -> Forces:
     table = f"forces.{code}"
     fronts: list[FrontSetup] = []
@@ -421,7 +358,7 @@ def _forces(
     )
 
 
-def _ref(r: _Reader, line: int | None, col: int, text: str, table: str) -> UnitRef | None:
+def _ref(r: Reader, line: int | None, col: int, text: str, table: str) -> UnitRef | None:
     try:
         return UnitRef.parse(text.strip())
     except NotationError as e:
@@ -431,7 +368,7 @@ def _ref(r: _Reader, line: int | None, col: int, text: str, table: str) -> UnitR
         return None
 
 
-def _arrival(r: _Reader, n: int | None, line: str, table: str, ds: Any) -> Arrival | None:
+def _arrival(r: Reader, n: int | None, line: str, table: str, ds: Any) -> Arrival | None:
     m = re.match(r"^\s*(M(?:\s*\+\s*\d+)?)\s*:\s*(.+?)\s+[-–—]\s+(.+?)\s*$", line)
     if not m:
         r.add(

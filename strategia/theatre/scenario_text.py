@@ -1,0 +1,226 @@
+"""The scenario text format's shape: every table and key of the right type, the settings in range.
+
+`check_shape` runs before the theatre and forces are read: a key of the wrong type (`seed =
+[1]`, `[forces]` written for `[forces.R]`), an unknown table or key, a number the game cannot
+use (`seed = 1e309`, an empty `clock_minutes`) is a problem with the file, line and key, and the
+part is left out so the rest of the file is still checked. The file's size and the map's are
+bounded, so every file is read in bounded time.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from strategia.core.errors import Problem, StrategiaError
+from strategia.rules import ruleset_names
+from strategia.theatre.scenario import Settings
+
+MAX_TEXT = 64 * 1024 * 1024  # characters of a scenario file
+MAX_SIDE = 2000  # cells of the map, either way
+MAX_SEED = 2**63
+# The tables of a scenario file and their keys: the type each key's value must have.
+TABLES: dict[str, dict[str, tuple[type, ...]]] = {
+    "scenario": {"name": (str,), "description": (str,), "level": (int,)},
+    "settings": {
+        "level": (int,),
+        "ruleset": (str,),
+        "seed": (int,),
+        "clock_minutes": (int, float),
+        "recon_questions": (int, float),
+        "mediator": (bool,),
+    },
+    "map": {"relief": (str,), "states": (str,), "legend": (dict,), "netcdf": (str,)},
+    "routes": {"roads": (list,), "railways": (list,), "trails": (list,), "rivers": (list,)},
+    "places": {"cities": (list,), "capitals": (list,), "fortresses": (list,)},
+}
+FORCES_KEYS = ("order_of_battle", "deployment", "mobilisation")
+STATE_KEYS = ("code", "name", "side")
+_TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false",
+               dict: "a table", list: "a list"}  # fmt: skip
+
+
+class ScenarioError(StrategiaError):
+    """A scenario file with problems: each with file, line and column; nothing was loaded."""
+
+    def __init__(self, source: str, problems: list[Problem]) -> None:
+        self.source = source
+        self.problems = problems
+        n = len(problems)
+        lines = "\n".join(f"  {p}" for p in problems)
+        super().__init__(f"{source}: {n} problem{'s' if n != 1 else ''}\n{lines}")
+
+
+@dataclass
+class Reader:
+    """A scenario file's lines, and the problems found in it so far."""
+
+    path: str
+    raw: list[str]
+    problems: list[Problem] = field(default_factory=list)
+
+    def where(self, line: int | None, column: int | None = None) -> str:
+        if line is None:
+            return self.path
+        return f"{self.path}:{line}" + (f":{column}" if column else "")
+
+    def add(self, line: int | None, column: int | None, message: str) -> None:
+        self.problems.append(Problem(self.where(line, column), message))
+
+    def locate(self, table: str, key: str) -> int | None:
+        """The line where `key = ...` is set inside `[table]` (1-based), if it can be found."""
+        in_table = table == ""
+        header = re.compile(r"^\s*\[\[?\s*" + re.escape(table) + r"\s*\]\]?\s*$") if table else None
+        setting = re.compile(r"^\s*" + re.escape(key) + r"\s*=")
+        for n, line in enumerate(self.raw, 1):
+            if line.lstrip().startswith("["):
+                in_table = bool(header and header.match(line[:400]))
+                continue
+            if in_table and setting.match(line[:400]):
+                return n
+        return None
+
+    def table_line(self, table: str) -> int | None:
+        """The line of the header `[table]` (or `[[table]]`)."""
+        header = re.compile(r"^\s*\[\[?\s*" + re.escape(table) + r"\s*[\].]")
+        return next((n for n, line in enumerate(self.raw, 1) if header.match(line[:400])), None)
+
+    def block(self, table: str, key: str, text: str) -> list[tuple[int | None, str]]:
+        """The lines of a multi-line string value with their file line numbers."""
+        start = self.locate(table, key)
+        lines = text.split("\n")
+        first = start
+        if start is not None and self.raw[start - 1].split("=", 1)[1].strip() == '"""':
+            first = start + 1
+        return [(None if first is None else first + k, line) for k, line in enumerate(lines)]
+
+    def find_line(self, needle: str) -> int | None:
+        for n, line in enumerate(self.raw, 1):
+            if needle in line:
+                return n
+        return None
+
+
+def _kind(value: Any, types: tuple[type, ...]) -> bool:
+    if isinstance(value, bool) and bool not in types:
+        return False
+    return isinstance(value, types)
+
+
+def check_shape(r: Reader, data: dict[str, Any]) -> dict[str, Any]:
+    """`data` with every part of the wrong type left out, each reported with its line."""
+    out: dict[str, Any] = {}
+    for table, body in data.items():
+        line = r.table_line(table)
+        if table == "state":
+            out[table] = _states(r, body)
+        elif table == "forces":
+            out[table] = _forces_shape(r, body)
+        elif table not in TABLES:
+            known = ", ".join([*TABLES, "state", "forces"])
+            r.add(line, None, f"[{table}]: unknown table (the tables: {known})")
+        elif not isinstance(body, dict):
+            r.add(r.locate("", table), None, f"{table}: expected a table [{table}]")
+        else:
+            out[table] = {}
+            for key, value in body.items():
+                types = TABLES[table].get(key)
+                if types is None:
+                    known = ", ".join(TABLES[table])
+                    r.add(r.locate(table, key), None, f"{table}.{key}: unknown key ({known})")
+                elif not _kind(value, types):
+                    r.add(r.locate(table, key), None, f"{table}.{key}: {_expected(types, value)}")
+                elif isinstance(value, list) and not all(isinstance(x, str) for x in value):
+                    r.add(r.locate(table, key), None, f"{table}.{key}: expected a list of texts")
+                else:
+                    out[table][key] = value
+    return out
+
+
+def _expected(types: tuple[type, ...], value: Any) -> str:
+    return f"expected {_TYPE_NAMES[types[-1]]}, got {value!r}"[:300]
+
+
+def _states(r: Reader, body: Any) -> list[dict[str, Any]]:
+    if not isinstance(body, list) or not all(isinstance(s, dict) for s in body):
+        r.add(r.table_line("state"), None, "state: expected [[state]] blocks (code, name, side)")
+        return []
+    good = []
+    for s in body:
+        bad = [k for k in s if k not in STATE_KEYS or not isinstance(s[k], str)]
+        for k in bad:
+            what = "unknown key" if k not in STATE_KEYS else _expected((str,), s[k])
+            r.add(r.locate("state", k), None, f"state.{k}: {what}")
+        if not bad:
+            good.append(s)
+    return good
+
+
+def _forces_shape(r: Reader, body: Any) -> dict[str, dict[str, str]]:
+    if not isinstance(body, dict):
+        r.add(r.locate("", "forces"), None, "forces: expected tables [forces.<state code>]")
+        return {}
+    good: dict[str, dict[str, str]] = {}
+    for code, f in body.items():
+        table = f"forces.{code}"
+        if not isinstance(f, dict):
+            line = r.locate("forces", code)
+            r.add(line, None, f"{table}: expected a table [forces.<state code>], got {f!r}"[:300])
+            continue
+        good[code] = {}
+        for key, value in f.items():
+            if key not in FORCES_KEYS:
+                known = ", ".join(FORCES_KEYS)
+                r.add(r.locate(table, key), None, f"{table}.{key}: unknown key ({known})")
+            elif not isinstance(value, str):
+                r.add(r.locate(table, key), None, f"{table}.{key}: {_expected((str,), value)}")
+            else:
+                good[code][key] = value
+    return good
+
+
+def settings(r: Reader, meta: dict[str, Any], raw: dict[str, Any]) -> Settings:
+    """The settings, each checked: a problem (with its line) for one out of range."""
+    d = Settings()
+
+    def bad(key: str, message: str) -> None:
+        r.add(r.locate("settings", key), None, f"settings.{key}: {message}")
+
+    level = raw.get("level", meta.get("level", d.level))
+    if level not in (1, 2, 3) or isinstance(level, bool):
+        bad("level", f"{level!r}, expected 1, 2 or 3")
+        level = d.level
+    ruleset = raw.get("ruleset", d.ruleset)
+    if ruleset not in ruleset_names():
+        bad("ruleset", f"{ruleset!r}: expected one of {', '.join(ruleset_names())}")
+        ruleset = d.ruleset
+    seed = raw.get("seed", d.seed)
+    if not 0 <= seed < MAX_SEED:
+        bad("seed", f"{seed}: expected a whole number from 0 to 2^63 - 1")
+        seed = d.seed
+    clock = raw.get("clock_minutes", d.clock_minutes)
+    if not (math.isfinite(clock) and 0 <= clock <= 24 * 60):
+        bad("clock_minutes", f"{clock!r}: expected minutes a move, from 0 (no clock) to 1440")
+        clock = d.clock_minutes
+    questions = raw.get("recon_questions", d.recon_questions)
+    if questions is not None and not (math.isfinite(questions) and 0 <= questions <= 1000):
+        bad("recon_questions", f"{questions!r}: expected questions per 10 turns, 0 to 1000")
+        questions = d.recon_questions
+    return Settings(
+        level=int(level),
+        ruleset=str(ruleset),
+        seed=int(seed),
+        clock_minutes=float(clock),
+        recon_questions=questions,
+        mediator=bool(raw.get("mediator", d.mediator)),
+    )
+
+
+def check_size(r: Reader, text: str) -> bool:
+    """Whether the file is small enough to read (a problem if not)."""
+    if len(text) > MAX_TEXT:
+        r.add(None, None, f"{len(text)} characters: a scenario file is at most {MAX_TEXT}")
+        return False
+    return True
