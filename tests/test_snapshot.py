@@ -15,7 +15,7 @@ from strategia.engine.snapshot import state_from_json, state_to_json
 from strategia.engine.state import Busy, Closure, GameState, Interdiction, UnitState
 from strategia.game.game import Game
 from strategia.notation.refs import UnitRef
-from strategia.rules.kinds import CorpsKind, DivisionKind, Formation, RegimentKind
+from strategia.rules.kinds import CorpsKind, DivisionKind, Formation, RegimentKind, RegimentsFacing
 from strategia.rules.units import Division, Regiment
 from strategia.theatre.scenario_io import load_scenario
 
@@ -31,6 +31,7 @@ divisions = st.builds(
     st.sampled_from(list(DivisionKind)),
     st.lists(regiments, max_size=4).map(tuple),
     st.lists(regiments, max_size=2).map(tuple),
+    st.integers(0, 8),  # the whole division's regiments (4.11: a division short of some)
 )
 refs = st.builds(UnitRef, st.integers(1, 999), st.sampled_from(list(DivisionKind)))
 corps = st.builds(UnitRef, st.integers(1, 99), st.sampled_from(list(CorpsKind)))
@@ -52,6 +53,7 @@ busies = st.builds(
     st.lists(cells, max_size=3).map(tuple),
     st.none() | st.sampled_from(list(Direction)),
     st.lists(plan_items, max_size=5).map(tuple),
+    st.lists(plan_items, max_size=3).map(tuple),  # the work that follows (4.11)
 )
 units = st.builds(
     UnitState,
@@ -61,6 +63,7 @@ units = st.builds(
     cells=st.lists(cells, min_size=1, max_size=2).map(tuple),
     facing=st.sampled_from(list(Direction)),
     formation=st.sampled_from(list(Formation)),
+    regiments=st.sampled_from(list(RegimentsFacing)),
     corps=st.none() | corps,
     spent=st.floats(0, 1, allow_nan=False),
     road_dropped=st.booleans(),
@@ -69,7 +72,7 @@ units = st.builds(
     combat_capable=st.booleans(),
 )
 states = st.builds(
-    lambda us, cl, fire, turn, war, wars: GameState(
+    lambda us, cl, fire, turn, war, wars, engaged, committed: GameState(
         scenario=SCENARIO,
         level=2,
         turn=turn,
@@ -78,6 +81,8 @@ states = st.builds(
         at_war=war,
         wars=frozenset(wars),
         interdictions=tuple(fire),
+        engaged=frozenset(engaged),
+        committed=frozenset(committed),
     ),
     st.lists(units, max_size=6),
     st.lists(
@@ -98,6 +103,8 @@ states = st.builds(
     st.integers(1, 60),
     st.booleans(),
     st.lists(st.sampled_from([("B", "R"), ("G", "R"), ("B", "H")]), max_size=3),
+    st.lists(refs, max_size=3),
+    st.lists(refs | st.just(UnitRef.parse("2 с.п. 17 с.д.")), max_size=3),
 )
 
 
