@@ -12,7 +12,7 @@ from game_script import play
 from strategia.core.errors import StrategiaError
 from strategia.game.game import Game, GameError
 from strategia.game.store import GameStore
-from strategia.notation.refs import UnitRef
+from strategia.notation.refs import IllegalNotationError, UnitRef
 
 ROOT = Path(__file__).parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"
@@ -237,8 +237,12 @@ def test_level_3_refuses_orders_for_a_side_that_is_not_in_the_game(tmp_path: Pat
     g = Game.new(DEFAULT, tmp_path / "g.game", level=3)
     with pytest.raises(GameError, match="this game's sides are red, blue, green"):
         g.order("21 т.д. на 35,35", "purple")
-    with pytest.raises(GameError, match="21 т.д. is red's, not blue's"):
+    # 1.6: read against Blue's own units, Red's 21 т.д. is no more than a unit nobody has
+    with pytest.raises(IllegalNotationError, match="no such unit 21 т.д.") as enemy:
         g.order("21 т.д. на 35,35", "blue")
+    with pytest.raises(IllegalNotationError, match="no such unit 29 т.д.") as nobody:
+        g.order("29 т.д. на 35,35", "blue")
+    assert str(enemy.value).replace("21", "N") == str(nobody.value).replace("29", "N")
     assert g.queued == [] and len(g.journal.entries) == 1
 
 

@@ -174,8 +174,9 @@ def test_refusals(war: GameState, rules2: RuleSet) -> None:
     ask(war, "red", parse_question("где 101 с.д."), rules2, history=history)  # 1 left: enough
     with pytest.raises(ReconError, match="not an enemy unit"):
         ask(war, "red", parse_question("где 17 с.д."), rules2)
-    with pytest.raises(ReconError, match="no 99 с.д. in the game"):
-        ask(war, "red", parse_question("где 99 с.д."), rules2)
+    # 1.6: a unit nobody has is answered (and paid for) as an enemy unit not on the map
+    nobody = ask(war, "red", parse_question("где 99 с.д."), rules2).value
+    assert nobody.value == () and nobody.text.ru == "не обнаружена"
     with pytest.raises(ReconError, match="no place 'Москва'"):
         ask(war, "red", parse_question("troops in Москва"), rules2)
     with pytest.raises(ReconError, match="no bridge at 5,6"):

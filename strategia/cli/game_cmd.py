@@ -11,7 +11,8 @@ from strategia.cli import report_cmd
 from strategia.cli.output import Output
 from strategia.core.geometry import Cell
 from strategia.explain.render import explanation_text
-from strategia.game.game import Game
+from strategia.game.channel import ANSWER_KEYS, channel
+from strategia.game.game import Game, GameError
 from strategia.theatre.ascii_map import render
 
 
@@ -36,7 +37,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c = cmd("order", "give an order in journal notation", order)
     c.add_argument("game", type=Path)
     c.add_argument("text")
-    c.add_argument("--side")
+    c.add_argument("--side", help="give it as this side: told only what the side may know")
     c.add_argument("--explain", action="store_true", help="print the breakdown (mediator)")
     c = cmd("end-turn", "end the side's move (level 3: carry out every side's orders)", end_turn)
     c.add_argument("game", type=Path)
@@ -51,6 +52,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument("--lie", choices=("yes", "no"), help="the mediator's choice of a false answer")
     c = cmd("journal", "the journal: as the paper journal (text) or its entries (--json)", journal)
     c.add_argument("game", type=Path)
+    c.add_argument("--side", help="the side's journal: what it gave and what it was told")
     c = cmd(
         "replay",
         "re-derive every result, answer and snapshot from the scenario and compare (exit 2 on "
@@ -79,6 +81,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument("game", type=Path)
     c = cmd("score", "the score of each side with its breakdown (reconstructed, 1.1)", score_cmd)
     c.add_argument("game", type=Path)
+    c.add_argument("--side", help="the side's own score, told when the war is over")
     report_cmd.add_command(cmd)
 
 
@@ -135,7 +138,20 @@ def _status(g: Game) -> dict[str, Any]:
 
 def order(args: argparse.Namespace) -> Output:
     g = _open(args)
-    r = g.order(args.text, args.side)
+    if args.side:
+        if args.explain:
+            raise GameError(
+                "--explain: the breakdown is the mediator's (1.6)",
+                ru="--explain: расчет — для посредника (1.6)",
+            )
+        t = channel(g, args.side).order(args.text)
+        if t is None:
+            return Output(
+                f"{args.text}: sealed until the mediator ends the turn (level 3)",
+                {"sealed": True, **channel(g, args.side).status()},
+            )
+        return Output(t.text(args.lang), t.to_json())
+    r = g.order(args.text)
     if r is None:
         return Output(
             f"{args.text}: noted for the turn's execution (level 3)", {"queued": True, **_status(g)}
@@ -157,13 +173,15 @@ def end_turn(args: argparse.Namespace) -> Output:
 
 
 def show(args: argparse.Namespace) -> Output:
-    from strategia.game.views import mediator_view, to_geojson, view_for
+    from strategia.game.views import mediator_view, to_geojson
 
     g = _open(args)
     state = g.state_at(args.turn) if args.turn is not None else g.state
+    status = _status(g)
     if args.side:
-        intel = [a for a in g.answers if a["side"] == args.side]
-        view = view_for(state, args.side, g.rules, intel)
+        side = channel(g, args.side)
+        view = side.view(args.turn)
+        status = side.status()
     else:
         view = mediator_view(state)
     letters = {"red": "R", "blue": "B", "green": "G", "black": "K"}
@@ -175,21 +193,27 @@ def show(args: argparse.Namespace) -> Output:
         f", as {args.side} sees it" if args.side else ", the mediator's view"
     )
     return Output(
-        head + "\n" + render(state.theatre, state.level, marks),
-        {**_status(g), "view": view.to_json()},
+        head + "\n" + render(state.theatre, state.level, marks), {**status, "view": view.to_json()}
     )
 
 
 def ask(args: argparse.Namespace) -> Output:
     g = _open(args)
-    lie = None if args.lie is None else args.lie == "yes"
-    a = g.ask(args.side, args.text, lie)
+    side = channel(g, args.side)
+    if args.lie is not None:  # the mediator's choice (8.3); the side is told the answer only
+        a = g.ask(side.side, args.text, args.lie == "yes")
+        a = {k: a[k] for k in ANSWER_KEYS if k in a}
+    else:
+        a = side.ask(args.text)
     answer = a["answer"][args.lang] if isinstance(a["answer"], dict) else a["answer"]
     return Output(f"{a['question']} — {answer}", a)
 
 
 def journal(args: argparse.Namespace) -> Output:
     g = _open(args)
+    if args.side:
+        side = channel(g, args.side)
+        return Output(side.journal_text(args.lang), side.told())
     return Output(g.journal_text(args.lang), g.journal_json())
 
 
@@ -262,6 +286,10 @@ def undo(args: argparse.Namespace) -> Output:
 
 def score_cmd(args: argparse.Namespace) -> Output:
     g = _open(args)
+    if args.side:
+        e = channel(g, args.side).score()
+        text = "\n".join(explanation_text(e.explanation, args.lang))
+        return Output(text, {"score": e.value, "explanation": e.explanation.to_json()})
     sides = sorted({s.side for s in g.scenario.states})
     lines, data = [], {}
     penalties = (

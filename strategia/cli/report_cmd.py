@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from strategia.cli.output import Output
-from strategia.core.errors import StrategiaError
 from strategia.game import report_render as rr
+from strategia.game.channel import channel
 from strategia.game.game import Game
 
 FORMATS = ("text", "html", "md", "json")
@@ -23,19 +23,17 @@ def add_command(cmd: Any) -> None:
     c.add_argument("game", type=Path)
     c.add_argument("--turn", type=int, help="the turn (default: every turn)")
     c.add_argument("--at", help="only the battle for this cell (45,22)")
-    c.add_argument("--side", help="a side's copy (fog of war: not yet, issue 15)")
+    c.add_argument("--side", help="a side's copy: its own account of each battle (fog of war)")
     c.add_argument("--format", choices=FORMATS, default="text", dest="fmt")
     c.add_argument("-o", "--output", type=Path, help="write to this file instead of stdout")
 
 
 def report(args: argparse.Namespace) -> Output:
-    if args.side:
-        raise StrategiaError(
-            "--side: not yet: fog of war for reports comes with issue 15",
-            ru="--side: пока нет: туман войны в донесениях появится с задачей 15",
-        )
     g = Game.open(args.game)
-    items = rr.fights(g.results, args.turn, args.at)
+    if args.side:  # the side's copy: its own account of each battle, no breakdown (1.6)
+        items = channel(g, args.side).fights(args.turn, args.at)
+    else:
+        items = rr.fights(g.results, args.turn, args.at)
     lang = args.lang
     what = f"turn {args.turn}" if args.turn else "all turns"
     title = (

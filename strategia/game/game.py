@@ -32,9 +32,10 @@ from strategia.game.salvage import salvage
 from strategia.game.scoring import score
 from strategia.game.sqlite_file import remove_file
 from strategia.game.store import FORMAT, Entry, GameStore, StoreError
+from strategia.game.views import side_context
 from strategia.notation.orders import Order, parse_order
 from strategia.notation.refs import IllegalNotationError
-from strategia.rules.kinds import side_name
+from strategia.rules.kinds import Side, side_name
 from strategia.rules.load import apply_house_text
 from strategia.theatre import terrain
 from strategia.theatre.scenario import Scenario
@@ -203,12 +204,17 @@ class Game(History):
 
         def body() -> Result | None:
             self._playing()
-            order = parse_order(text, self.state)
+            known = self.known_side(side) if side else None
+            # a side's order is read against its own units only (1.6: no free probing)
+            order = parse_order(text, side_context(self.state, known) if known else self.state)
             owner = self._side_of_order(order)
-            who = self._known_side(side) if side else owner
+            who = known or owner
             if self.simultaneous:
-                if who != owner:
-                    raise GameError(f"{text}: {order.unit} is {owner}'s, not {who}'s")
+                if who != owner:  # the same words whether the unit is the enemy's or nobody's
+                    raise GameError(
+                        f"{text}: {who} has no unit {order.unit} on the map",
+                        ru=f"{text}: у {side_name(who, 'ru', 'gen')} нет {order.unit} на карте",
+                    )
                 entry = self.journal.append(
                     "order", {"side": who, "order": order.format("ru"), "queued": True}
                 )
@@ -258,7 +264,7 @@ class Game(History):
         from strategia.game import recon
 
         def body() -> dict[str, Any]:
-            who = self._known_side(side)
+            who = self.known_side(side)
             q = parse_question(text, self.state)
             history = [a for a in self.answers if a["side"] == who]
             answered = recon.ask(
@@ -392,11 +398,16 @@ class Game(History):
                 "the game is over: peace talks (1.5)", ru="игра окончена: мирные переговоры (1.5)"
             )
 
-    def _known_side(self, side: str) -> str:
+    def known_side(self, side: str) -> str:
+        """`side` as the game keeps it ("Blue", "синие" and "blue" are one side)."""
         sides = flow.sides_in_order(self.state, self.rules)
-        if side not in sides:
-            raise GameError(f"side {side!r}: this game's sides are {', '.join(sides)}")
-        return side
+        key = found.key if (found := Side.find(side)) is not None else side
+        if key not in sides:
+            raise GameError(
+                f"side {side!r}: this game's sides are {', '.join(sides)}",
+                ru=f"сторона «{side}»: в этой игре {', '.join(side_name(s) for s in sides)}",
+            )
+        return key
 
     def _side_of_order(self, order: Order) -> str:
         if order.unit in self.state.units:

@@ -139,10 +139,8 @@ def true_answer(state: GameState, asker_side: str, q: Question) -> AnswerValue:
     if q.kind == "where":
         assert q.unit is not None
         owner = _owner(state, q.unit)
-        if owner is None:
-            raise ReconError(
-                f"{q}: there is no {q.unit} in the game", ru=f"{q}: в игре нет {q.unit}"
-            )
+        if owner is None:  # answered as for an enemy unit not on the map: no free probing (1.6)
+            return ()
         if owner not in enemies:
             raise ReconError(
                 f"{q}: {q.unit} is not an enemy unit; ask about the enemy (8.3)",

@@ -25,6 +25,7 @@ from strategia.game.report_words import (
     OUTCOME,
     feminine,
     first,
+    hidden,
     n,
     names,
     pursuit_line,
@@ -166,6 +167,10 @@ def _forces(rec: BattleRecord, f: Facts, lang: Lang) -> str:
     a, d = rec.attack or a, rec.defence or d
     left = n(a, lang) + (f" ({a_terms})" if a_terms else "")
     right = n(d, lang) + (f" ({d_terms})" if d_terms else "")
+    if rec.side:  # a side's account: the enemy's forces are not told
+        if rec.side == rec.attacker:
+            return f"{left} {w('against', lang)} ({w('unknown', lang)})."
+        return f"({w('unknown', lang)}) {w('against', lang)} {right}."
     return f"{left} {w('against', lang)} {right} — {w('ratio', lang)} {ratio(a, d, lang)}."
 
 
@@ -193,8 +198,11 @@ def _outcome(rec: BattleRecord, lang: Lang) -> str:
         u for u in rec.units if u.role == "attacker"
     ]
     strengths = _by_unit(rec)
+    unseen = {u.unit for u in order if hidden(rec, u)}
     for name in dict.fromkeys(u.unit for u in order):
         before, after, destroyed = strengths[name]
+        if name in unseen and not destroyed:
+            continue  # the enemy's losses are not told, only a unit seen destroyed
         parts.append(_loss_phrase(name, before, after, destroyed, lang))
     return f"{head}. " + "; ".join(p for p in parts if p) + "."
 
@@ -247,6 +255,22 @@ def _row(u: Fighting, rec: BattleRecord, f: Facts, lang: Lang) -> tuple[str, ...
     side = rec.attacker if u.role == "attacker" else rec.defender
     role = w("attack" if u.role == "attacker" else "defence", lang)
     name = unit_name(u.unit, lang) + (f" ({', '.join(u.part)})" if u.part else "")
+    if hidden(rec, u):  # a side's account: the enemy named, nothing more
+        gone = (
+            (("уничтожена" if feminine(u.unit) else "уничтожен") if lang == "ru" else "destroyed")
+            if u.destroyed
+            else "—"
+        )
+        return (
+            name,
+            f"{side_name(side, lang, capital=True)} ({role})",
+            "—",
+            "—",
+            "—",
+            "—",
+            gone,
+            "—",
+        )
     factors = ", ".join(
         f"× {num(x.value, lang)} {x.label(lang)} ({rule_label(x.rule, lang)})" for x in u.factors
     )

@@ -16,6 +16,7 @@ from strategia.core.i18n import Lang
 from strategia.engine.result import Result
 from strategia.explain.render import STYLE as TREE_STYLE
 from strategia.explain.render import explanation_html, explanation_text
+from strategia.explain.trace import Step
 from strategia.game.report import BattleReport, battle_report
 from strategia.game.report_words import w
 
@@ -86,9 +87,14 @@ def report_html(result: Result, lang: Lang = "ru", turn: int | None = None) -> s
     )
 
 
+def _tree(r: Result) -> Step | None:
+    """The breakdown a report may show: the mediator's; none in a side's account (1.6)."""
+    return None if r.battle is not None and r.battle.side else r.explanation
+
+
 def _item(r: Result, lang: Lang, turn: int | None) -> str:
     if r.battle is not None:
-        return html_fragment(battle_report(r.battle, lang, turn=turn, explanation=r.explanation))
+        return html_fragment(battle_report(r.battle, lang, turn=turn, explanation=_tree(r)))
     title = r.explanation.label(lang)
     head = f"{title}, {w('turn', lang, turn=turn)}." if turn is not None else f"{title}."
     return (
@@ -145,7 +151,7 @@ def turn_markdown(title: str, results: Sequence[tuple[int, Result]], lang: Lang 
     out = [f"# {title}", ""]
     for t, r in results:
         if r.battle is not None:
-            out.append(markdown(battle_report(r.battle, lang, turn=t, explanation=r.explanation)))
+            out.append(markdown(battle_report(r.battle, lang, turn=t, explanation=_tree(r))))
         else:
             head = f"{r.explanation.label(lang)}, {w('turn', lang, turn=t)}."
             out += [f"**{head}** {r.outcome(lang)}.", ""]
@@ -156,7 +162,7 @@ def turn_text(title: str, results: Sequence[tuple[int, Result]], lang: Lang = "r
     out = [title]
     for t, r in results:
         if r.battle is not None:
-            out.append(text(battle_report(r.battle, lang, turn=t, explanation=r.explanation)))
+            out.append(text(battle_report(r.battle, lang, turn=t, explanation=_tree(r))))
         else:
             out.append(
                 f"{r.explanation.label(lang)}, {w('turn', lang, turn=t)}. {r.outcome(lang)}."
@@ -170,7 +176,7 @@ def report_json(results: Sequence[tuple[int, Result]], lang: Lang = "ru") -> lis
     for t, r in results:
         item: dict[str, Any] = {"turn": t, "order": r.order, "outcome": r.outcome.to_json()}
         if r.battle is not None:
-            rep = battle_report(r.battle, lang, turn=t, explanation=r.explanation)
+            rep = battle_report(r.battle, lang, turn=t, explanation=_tree(r))
             item |= {
                 "battle": r.battle.to_json(),
                 "report": {

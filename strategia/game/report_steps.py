@@ -10,7 +10,7 @@ from strategia.core.numbers import num, pct, turns
 from strategia.engine.battle_record import BattleRecord, Fighting
 from strategia.explain.render import rule_label
 from strategia.game.report_facts import Facts, Rating
-from strategia.game.report_words import OUTCOME, WITH, n, names, pursuit_line, unit_name
+from strategia.game.report_words import OUTCOME, WITH, hidden, n, names, pursuit_line, unit_name
 from strategia.rules.kinds import Facing, blow_on
 
 
@@ -65,6 +65,8 @@ def _blows_step(u: Fighting, lang: Lang) -> str:
 def steps(rec: BattleRecord, f: Facts, lang: Lang) -> tuple[str, ...]:
     out: list[str] = []
     for u in rec.units:
+        if hidden(rec, u):
+            continue
         if u.role == "defender" and len(u.blows) > 1:
             for b in u.blows:
                 r = f.rating(u.unit, Facing.from_key(b.side).en)
@@ -131,6 +133,8 @@ def _shares(rec: BattleRecord, lang: Lang) -> list[str]:
         return []
     lead = "Потери по долям" if lang == "ru" else "Losses by shares"
     out = [f"{lead}: " + "; ".join(parts) + f" ({rule_label('9.8c', lang)})."]
+    if any(hidden(rec, u) for u in rec.units if u.role == "defender"):
+        return out  # the enemy's defence left is not told
     left = sum(u.effective * (1 - u.lost) for u in rec.units if u.role == "defender")
     head = OUTCOME[rec.outcome][lang == "ru"].format(target=rec.target)
     if lang == "ru":

@@ -17,6 +17,7 @@ W = {  # the report's words: (English, Russian)
     "outcome": ("Outcome:", "Итог:"),
     "against": ("against", "против"),
     "ratio": ("ratio", "соотношение"),
+    "unknown": ("unknown", "неизвестно"),
     "support": ("support", "поддержка"),
     "left": ("{x} left", "остается {x}"),
     "loses": ("{unit} loses {p}", "{unit} теряет {p}"),
@@ -90,6 +91,12 @@ def names(units: Sequence[str], lang: Lang) -> str:
 def n(x: float, lang: Lang) -> str:
     """A rating as the report writes it: one decimal at least (2,0; 0,65; 1,67)."""
     return num(x, lang, keep=1)
+
+
+def hidden(rec: BattleRecord, u: Fighting) -> bool:
+    """In a side's account (`rec.side`), a unit of the other side: named, nothing more known."""
+    side = rec.attacker if u.role == "attacker" else rec.defender
+    return bool(rec.side) and side != rec.side
 
 
 def first(rec: BattleRecord, role: str) -> list[Fighting]:

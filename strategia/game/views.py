@@ -387,6 +387,30 @@ def _plain(v: Any) -> Any:
     return {k: str(v[k]) for k in ("ru", "en") if k in v} if isinstance(v, Mapping) else v
 
 
+@dataclass(frozen=True)
+class SideContext:
+    """What a side's orders and questions are read against: the map's size and the side's own
+    units, corps, armies and fronts only, so that naming an enemy unit reads exactly as naming
+    one that does not exist (1.6)."""
+
+    width: int
+    height: int
+    known_units: tuple[UnitRef, ...]
+
+
+def side_context(state: GameState, side: str) -> SideContext:
+    """The context `side`'s notation is checked against (see `SideContext`)."""
+    side = Side.parse(side).key
+    own = {s.code for s in state.scenario.states if s.side == side}
+    refs = [u.ref for u in state.units.values() if u.owner in own]
+    refs += [u.corps for u in state.units.values() if u.owner in own and u.corps is not None]
+    for f in state.scenario.forces:
+        if f.state in own:
+            refs += [x.ref for x in f.fronts] + [x.ref for x in f.armies]
+            refs += [x.ref for x in f.corps]
+    return SideContext(state.width, state.height, tuple(dict.fromkeys(refs)))
+
+
 def view_for(
     state: GameState, side: str, rules: RuleSet, intelligence: Sequence[Mapping[str, Any]] = ()
 ) -> SideView:

@@ -1,0 +1,199 @@
+"""Everything a side may receive from a game, and the only way it receives anything (1.6: «the
+players know only what the mediator tells them»).
+
+A side (a team at its screen, the command line with `--side`) talks to a game through
+`channel(game, side)`: what it sees of the map (`strategia.game.views`), what it is told of each
+result (`strategia.game.accounts`), its questions and answers without their truth, its battle
+reports, the mediator's announcements, its orders of the turn, its score once the war is over.
+It gives orders and asks questions through the same channel: read against its own units only
+(`views.side_context`), so a refusal never tells an enemy unit from one that does not exist,
+and an error carries no more than the side may know.
+
+The mediator's interventions (9.4: weather closing a road) are announced to every side
+(reconstructed: the seeds do not say who hears them; a closed road is seen by anyone on it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from strategia.core.errors import StrategiaError
+from strategia.core.i18n import Lang, Text
+from strategia.engine.result import Result
+from strategia.explain.trace import Explained, Step
+from strategia.game.accounts import Told, told
+from strategia.game.game import Game, GameError
+from strategia.game.views import SideView, side_context, view_for
+from strategia.notation.orders import parse_order
+from strategia.rules.kinds import side_name
+
+ANSWER_KEYS = ("turn", "question", "answer")  # what a side is told of its own answers
+
+
+@dataclass(frozen=True)
+class SideChannel:
+    """One side's window on a game (see the module)."""
+
+    game: Game
+    side: str  # the side's key: red, blue, green, black
+
+    # --- what the side receives ------------------------------------------------------------
+
+    def view(self, turn: int | None = None) -> SideView:
+        """The map as the side sees it now (or at the start of an earlier turn)."""
+        state = self.game.state_at(turn) if turn is not None else self.game.state
+        return view_for(state, self.side, self.game.rules, self.answers())
+
+    def answers(self) -> list[dict[str, Any]]:
+        """The side's questions and the answers it was given, never whether they were true."""
+        return [
+            {k: a[k] for k in ANSWER_KEYS if k in a}
+            for a in self.game.answers
+            if a.get("side") == self.side
+        ]
+
+    def questions_left(self) -> float:
+        """What is left of the side's reconnaissance budget (8.3)."""
+        from strategia.game import recon
+
+        b = recon.budget(self.game.state, self.side, self.game.rules, self.game.answers)
+        return b.left
+
+    def told(self) -> list[dict[str, Any]]:
+        """The side's journal: what it was told of each result (its own orders with their
+        outcome, the battles it fought as it saw them), its answers, the announcements, and its
+        orders sealed for the turn (level 3), in the order they happened."""
+        out: list[tuple[int, dict[str, Any]]] = []
+        for seq, turn, _, r in self.game.results:
+            t = told(r, self.side)
+            if t is not None:
+                out.append((seq, {"kind": "result", "turn": turn, **t.to_json()}))
+        for a in self.answers():
+            out.append((self._seq_of(a), {"kind": "answer", **a}))
+        for turn, text in self.game.interventions:
+            out.append(
+                (self._seq_of_text(text), {"kind": "announcement", "turn": turn, "text": text})
+            )
+        for seq, who, order in self.game.queued:
+            if who == self.side:
+                out.append((seq, {"kind": "sealed", "turn": self.game.state.turn,
+                                  "order": order.format("ru")}))  # fmt: skip
+        return [d for _, d in sorted(out, key=lambda x: x[0])]
+
+    def journal_text(self, lang: Lang = "ru") -> str:
+        """The side's journal as text."""
+        words = {"ru": ("Ход", "вопрос", "посредник", "к исполнению"),
+                 "en": ("Turn", "question", "mediator", "sealed")}[lang]  # fmt: skip
+        who = side_name(self.side, lang, capital=True)
+        lines = [f"«{self.game.scenario.name}» — {who}"]
+        turn = 0
+        for d in self.told():
+            if d.get("turn") != turn:
+                turn = d.get("turn", turn)
+                lines.append(f"\n{words[0]} {turn}")
+            if d["kind"] == "result":
+                order = f"{d['order']}  →  " if "order" in d else ""
+                lines.append(f"  {order}{Text.of(d['text'])(lang)}")
+            elif d["kind"] == "answer":
+                answer = d["answer"][lang] if isinstance(d["answer"], dict) else d["answer"]
+                lines.append(f"  [{words[1]}] {d['question']}  →  {answer}")
+            elif d["kind"] == "announcement":
+                lines.append(f"  [{words[2]}] {d['text']}")
+            else:
+                lines.append(f"  [{words[3]}] {d['order']}")
+        return "\n".join(lines)
+
+    def fights(self, turn: int | None = None, at: str | None = None) -> list[tuple[int, Result]]:
+        """The side's battles and strikes, each as the side saw it (its account, no breakdown),
+        as (turn, result) for the battle reports (`strategia.game.report_render`)."""
+        out = []
+        for _, t, _, r in self.game.results:
+            account = told(r, self.side)
+            if account is None or account.battle is None:
+                continue
+            if (turn is not None and t != turn) or (at is not None and account.battle.target != at):
+                continue
+            out.append((t, _as_result(account)))
+        return out
+
+    def score(self) -> Explained[float]:
+        """The side's score, told when the war is over (1.1, 1.5); refused before."""
+        if self.game.phase != "peace":
+            raise GameError(
+                "the score is told when the war is over (1.1)",
+                ru="счет сообщается по окончании войны (1.1)",
+            )
+        return self.game.score(self.side)
+
+    def status(self) -> dict[str, Any]:
+        """The game's public state: turn, whose move, level, phase, war, the planning clock."""
+        g = self.game
+        return {
+            "side": self.side,
+            "turn": g.state.turn,
+            "to_move": g.side,
+            "simultaneous": g.simultaneous,
+            "level": g.level,
+            "phase": g.phase,
+            "at_war": g.state.at_war,
+            "clock_seconds_left": g.clock(),
+        }
+
+    # --- what the side gives -----------------------------------------------------------------
+
+    def order(self, text: str) -> Told | None:
+        """Give an order as the side; what the side is told of it (None: sealed until the
+        mediator ends the turn, level 3)."""
+        order = parse_order(text, side_context(self.game.state, self.side))
+        r = self.game.order(order.format("ru"), self.side)
+        if r is None:
+            return None
+        return told(r, self.side) or Told(order.format("ru"), r.outcome)
+
+    def ask(self, text: str) -> dict[str, Any]:
+        """Ask a reconnaissance question (8.3); the answer as the side hears it."""
+        a = self.game.ask(self.side, text)
+        return {k: a[k] for k in ANSWER_KEYS if k in a}
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    def _seq_of(self, a: dict[str, Any]) -> int:
+        """The journal entry of one of the side's answers."""
+        key = (self.side, a.get("question"), a.get("turn"))
+        return next(
+            (e.seq for e in self.game.journal.entries
+             if e.kind == "ask" and (e.data.get("side"), e.data.get("question"),
+                                     e.data.get("turn")) == key),
+            0,
+        )  # fmt: skip
+
+    def _seq_of_text(self, text: str) -> int:
+        return next(
+            (e.seq for e in self.game.journal.entries
+             if e.kind == "intervention" and e.data.get("text") == text),
+            0,
+        )  # fmt: skip
+
+
+def _as_result(t: Told) -> Result:
+    """A side's account as a result the battle reports read (no breakdown, no cuts)."""
+    return Result(t.order or "", t.text, Step(t.text), (), battle=t.battle)
+
+
+def channel(game: Game, side: str) -> SideChannel:
+    """The channel of `side` ("red", "Blue", "синие"...) to `game`; a GameError for a side
+    not in the game."""
+    key = game.known_side(side)
+    return SideChannel(game, key)
+
+
+def refusal(error: BaseException, lang: Lang = "en") -> str:
+    """An error as a side is told it: its message (each one a side can get is written to say
+    only what the side may know; anything else becomes a plain refusal)."""
+    if isinstance(error, StrategiaError):
+        return error.say(lang)
+    return "не удалось выполнить" if lang == "ru" else "could not be carried out"
+
+
+__all__ = ["SideChannel", "channel", "refusal"]
