@@ -132,5 +132,11 @@ def test_the_report_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert data[0]["report"]["title"] == "Battle for 5,3, turn 1."
     assert main(["game", "report", path, "--format", "md", "--at", "5,3", "--lang", "ru"]) == 0
     assert "**Бой за 5,3, ход 1.**" in capsys.readouterr().out
-    assert main(["game", "report", path, "--side", "red", "--lang", "ru"]) == 2
-    assert "задачей 15" in capsys.readouterr().err
+    assert main(["game", "report", path, "--side", "red", "--lang", "ru"]) == 0
+    red = capsys.readouterr().out
+    # Red defended: its own 13 с.д. in full; the enemy's forces, rating and losses unknown
+    assert "Силы: (неизвестно) против 1,2 (1,0 × 1,2 в холмах)." in red
+    assert "13 с.д. теряет 83" in red and "2,0" not in red and "Полный расчет" not in red
+    assert main(["game", "report", path, "--side", "blue", "--lang", "ru"]) == 0
+    blue = capsys.readouterr().out
+    assert "Силы: 2,0 против (неизвестно)." in blue and "83" not in blue and "1,2" not in blue
