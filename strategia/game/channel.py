@@ -75,6 +75,7 @@ class SideChannel:
             out.append(
                 (self._seq_of_text(text), {"kind": "announcement", "turn": turn, "text": text})
             )
+        out += self._decisions()
         for seq, who, order in self.game.queued:
             if who == self.side:
                 out.append((seq, {"kind": "sealed", "turn": self.game.state.turn,
@@ -98,8 +99,9 @@ class SideChannel:
             elif d["kind"] == "answer":
                 answer = d["answer"][lang] if isinstance(d["answer"], dict) else d["answer"]
                 lines.append(f"  [{words[1]}] {d['question']}  →  {answer}")
-            elif d["kind"] == "announcement":
-                lines.append(f"  [{words[2]}] {d['text']}")
+            elif d["kind"] in ("announcement", "reject", "amend"):
+                amended = f" → {d['order']}" if "order" in d else ""
+                lines.append(f"  [{words[2]}] {d['text']}{amended}")
             else:
                 lines.append(f"  [{words[3]}] {d['order']}")
         return "\n".join(lines)
@@ -157,6 +159,22 @@ class SideChannel:
         return {k: a[k] for k in ANSWER_KEYS if k in a}
 
     # --- helpers -----------------------------------------------------------------------------
+
+    def _decisions(self) -> list[tuple[int, dict[str, Any]]]:
+        """The mediator's decisions on the side's sealed orders (rejected, amended), with the
+        note the side is told."""
+        turn, mine, out = 1, set(), []
+        for e in self.game.journal.entries:
+            if e.kind == "end-turn":
+                turn = int(e.data.get("turn_after", turn))
+            elif e.kind == "order" and e.data.get("side") == self.side:
+                mine.add(e.seq)
+            elif e.kind in ("reject", "amend") and int(e.data["of"]) in mine:
+                d = {"kind": e.kind, "turn": turn, "text": str(e.data.get("note", ""))}
+                if "order" in e.data:
+                    d["order"] = e.data["order"]
+                out.append((e.seq, d))
+        return out
 
     def _seq_of(self, a: dict[str, Any]) -> int:
         """The journal entry of one of the side's answers."""

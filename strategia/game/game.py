@@ -301,6 +301,57 @@ class Game(History):
 
         return self._command(body)
 
+    def submitted(self) -> list[dict[str, Any]]:
+        """The orders sealed for this turn (level 3), as the mediator sees them: entry, side,
+        order (as amended), when it was given, and the mediator's notes on it."""
+        notes: dict[int, list[str]] = {}
+        for e in self.journal.entries:
+            if e.kind in ("reject", "amend"):
+                notes.setdefault(int(e.data["of"]), []).append(str(e.data.get("note", "")))
+        times = {e.seq: e.time for e in self.journal.entries if e.kind == "order"}
+        return [
+            {"seq": seq, "side": side, "order": order.format("ru"), "time": times.get(seq, ""),
+             "notes": notes.get(seq, [])}
+            for seq, side, order in self.queued
+        ]  # fmt: skip
+
+    def reject(self, seq: int, note: str) -> None:
+        """The mediator rejects a sealed order (level 3), with a note the side is told."""
+        self._settle_command(seq, None, note)
+
+    def amend(self, seq: int, text: str, note: str) -> None:
+        """The mediator amends a sealed order (level 3) to `text`, with a note the side is told."""
+        self._settle_command(seq, text, note)
+
+    def _settle_command(self, seq: int, text: str | None, note: str) -> None:
+        def body() -> None:
+            self._playing()
+            if not note.strip():
+                raise GameError(
+                    "a note is needed: the side is told why",
+                    ru="нужна пометка: сторона узнает почему",
+                )
+            sealed = {s: (side, o) for s, side, o in self.queued}
+            if seq not in sealed:
+                raise GameError(
+                    f"entry {seq}: no order sealed for this turn",
+                    ru=f"запись {seq}: такого приказа на этот ход нет",
+                )
+            data: dict[str, Any] = {"of": seq, "note": note}
+            if text is not None:
+                side = sealed[seq][0]
+                order = parse_order(text, side_context(self.state, side))
+                if self._side_of_order(order) != side:
+                    raise GameError(
+                        f"{text}: {side} has no unit {order.unit} on the map",
+                        ru=f"{text}: у {side_name(side, 'ru', 'gen')} нет {order.unit} на карте",
+                    )
+                data["order"] = order.format("ru")
+            self.journal.append("reject" if text is None else "amend", data)
+            self._settle(seq, data.get("order"))
+
+        self._command(body)
+
     def undoable(self) -> Entry | None:
         """The entry `undo` would take back: the last order or intervention of the current move
         not taken back yet (None if there is none)."""

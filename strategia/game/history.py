@@ -180,10 +180,24 @@ class History:
                 self._intervene(d["text"], cell, d.get("turns"))
             elif e.kind == "phase":
                 self.phase = d["phase"]
-            elif e.kind != "undo":
+            elif e.kind in ("reject", "amend"):
+                self._settle(int(d["of"]), d.get("order"))
+            elif e.kind not in ("undo", "reject", "amend"):
                 self.replay_problems.append(f"{where}: unknown kind of entry {e.kind!r}")
         except (StrategiaError, KeyError, TypeError) as err:
             self.replay_problems.append(f"{where} ({e.kind}): cannot be carried out: {err}")
+
+    def _settle(self, of: int, text: str | None) -> None:
+        """The mediator's decision on a sealed order (level 3): rejected (`text` None) or
+        amended to `text`."""
+        for k, (seq, side, _) in enumerate(self.queued):
+            if seq == of:
+                if text is None:
+                    del self.queued[k]
+                else:
+                    self.queued[k] = (seq, side, parse_order(text, self.state))
+                return
+        raise GameError(f"entry {of}: no order sealed for this turn")
 
     def _compare_end_turn(self, e: Entry, new: GameState, side: str, results: list[Result]) -> None:
         d, where = e.data, f"entry {e.seq}"
