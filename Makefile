@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 SCENARIO ?= maps/continental.toml
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
-LESSONS := $(filter-out notebooks/console.ipynb,$(wildcard notebooks/*.ipynb))
+LESSONS := $(filter-out notebooks/console.ipynb notebooks/team.ipynb,$(wildcard notebooks/*.ipynb))
 # the lessons run as their kept outputs were made: Russian, Agg, nbval against the kept outputs
 LESSON_ENV := STRATEGIA_LANG=ru MPLBACKEND=Agg PYTHONHASHSEED=0
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg

@@ -22,7 +22,9 @@ from strategia.core.vocab import Kind
 from strategia.rules import load_ruleset
 
 ROOT = Path(__file__).parents[1]
-LESSONS = sorted(p for p in (ROOT / "notebooks").glob("*.ipynb") if p.name != "console.ipynb")
+LESSONS = sorted(
+    p for p in (ROOT / "notebooks").glob("*.ipynb") if p.name not in ("console.ipynb", "team.ipynb")
+)
 FIGURES = ("image/png", "image/svg+xml")
 CYRILLIC = re.compile("[а-яё]", re.I)
 LATIN_WORD = re.compile(r"\b[a-z]{4,}\b", re.I)

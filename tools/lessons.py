@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-NOT_LESSONS = {"console.ipynb"}  # the console keeps no outputs (it is a tool, not a lesson)
+NOT_LESSONS = {"console.ipynb", "team.ipynb"}  # tools, not lessons: they keep no outputs
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -1,0 +1,91 @@
+"""A team's screen (issue 15): everything its widgets hold, as the browser would receive it, is
+the side's; it orders on its move, asks, reads its reports; it catches up with other writers."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import ipywidgets.widgets.widget as ww
+import pytest
+
+from strategia.game.channel import channel
+from strategia.game.game import Game
+from strategia.game.trial import script_turn
+from strategia.notation.refs import UnitRef
+from strategia.ui.team import TeamScreen
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT = ROOT / "maps" / "continental.toml"
+
+
+def _state_of_new_widgets(before: set[str]) -> str:
+    """The state of every widget made since `before`, as the kernel would send it."""
+    states = []
+    for key, widget in list(ww._instances.items()):
+        if key in before:
+            continue
+        try:
+            state = widget.get_state()
+        except Exception:  # noqa: BLE001 - a widget closed meanwhile
+            continue
+        state.pop("placeholder", None)  # the forms' fixed examples («51 а.д.»), not the game's
+        states.append(state)
+    return json.dumps(states, ensure_ascii=False, default=str)
+
+
+def _named(text: str, ref: UnitRef) -> bool:
+    kind = str(ref).split(" ", 1)[1]
+    return re.search(rf"(?<![\d]){ref.number}\s*{re.escape(kind)}", text) is not None
+
+
+@pytest.mark.parametrize("level", [2, 3])
+def test_a_team_screen_holds_only_its_side(level: int, tmp_path: Path) -> None:
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=level)
+    while g.state.turn <= 5:
+        script_turn(g)
+    before = set(ww._instances)
+    screen = TeamScreen(g, "blue")
+    own = [u for u in screen.view().units]
+    screen.click(own[0].cell.lon, own[0].cell.lat, {"unit": str(own[0].ref)})
+    assert screen.selected == own[0].ref and screen.reach_costs
+    screen.submit(f"{own[1].ref} на {own[1].cell}")
+    screen.ask("где 21 т.д.?")
+    for k in range(len(screen.fight_choice.options)):
+        screen.fight_choice.value = k
+    sent = _state_of_new_widgets(before)
+    ch = channel(g, "blue")
+    known = {s.unit for s in ch.view().seen if s.unit is not None}
+    for d in ch.told():
+        known |= {UnitRef.parse(u["unit"]) for u in d.get("battle", {}).get("units", [])}
+    known |= {
+        u.ref
+        for u in g.state.units.values()
+        if any(_named(a["question"], u.ref) for a in ch.answers())
+    }
+    enemy = [u for u in g.state.units.values() if g.state.side_of(u.ref) not in ("blue", "green")]
+    hidden = [u.ref for u in enemy if u.ref not in known]
+    assert hidden and not [r for r in hidden if _named(sent, r)]
+    assert "truth" not in sent and "Полный расчет" not in sent
+    assert any(_named(sent, u.ref) for u in own)
+
+
+def test_a_team_screen_catches_up_with_the_mediator(tmp_path: Path) -> None:
+    path = tmp_path / "g.game"
+    Game.new(DEFAULT, path, level=2)
+    screen = TeamScreen(Game.open(path), "blue")
+    assert "ходят красные" in screen.status.value
+    mediator = Game.open(path)
+    mediator.order("21 т.д. на 35,35")
+    mediator.end_turn()
+    assert screen.catch_up() and "ваш ход" in screen.status.value
+    assert not screen.catch_up()
+
+
+def test_a_team_order_out_of_turn_is_refused_beside_the_form(tmp_path: Path) -> None:
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=2)
+    screen = TeamScreen(g, "blue")
+    screen.submit("101 с.д. на 28,33", screen.form.free_error)
+    assert "ходят красные" in screen.form.free_error.value
+    assert len(g.journal.entries) == 1
