@@ -28,7 +28,7 @@ def _state_of_new_widgets(before: set[str]) -> str:
             continue
         try:
             state = widget.get_state()
-        except Exception:  # noqa: BLE001 - a widget closed meanwhile
+        except Exception:  # a widget closed meanwhile
             continue
         state.pop("placeholder", None)  # the forms' fixed examples («51 а.д.»), not the game's
         states.append(state)
