@@ -89,3 +89,24 @@ def test_a_team_order_out_of_turn_is_refused_beside_the_form(tmp_path: Path) -> 
     screen.submit("101 с.д. на 28,33", screen.form.free_error)
     assert "ходят красные" in screen.form.free_error.value
     assert len(g.journal.entries) == 1
+
+
+def test_the_mediator_sees_the_sealed_orders_and_decides(tmp_path: Path) -> None:
+    """Level 3: Blue seals an order at its screen (another process's game); the mediator's
+    console catches up, lists it with its time, and rejects it with a note Blue is told."""
+    from strategia.ui.console import Console
+
+    path = tmp_path / "g.game"
+    Game.new(DEFAULT, path, level=3)
+    console = Console(Game.open(path), "ru", tmp_path)
+    team = TeamScreen(Game.open(path), "blue")
+    team.submit("101 с.д. на 28,33")
+    assert "запечатан" in team.form.result.value and "101 с.д. на 28,33" in team.given.value
+    assert console.catch_up()
+    sealed = console.panels.sealed
+    assert "101 с.д. на 28,33" in sealed.table.value and "Синие" in sealed.table.value
+    sealed.note.value = "дорога занята"
+    sealed.do_reject()
+    assert "пока не поступали" in sealed.table.value
+    assert team.catch_up() and "дорога занята" in team.journal.value
+    assert "101 с.д. на 28,33" not in team.given.value

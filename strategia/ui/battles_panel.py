@@ -15,6 +15,7 @@ import ipywidgets as w
 from strategia.core.i18n import Lang, Text
 from strategia.engine.result import Result
 from strategia.game import report_render as rr
+from strategia.game.channel import channel
 from strategia.game.game import Game
 from strategia.rules.kinds import side_name
 
@@ -66,7 +67,10 @@ class BattlesPanel:
 
     def refresh(self) -> None:
         """The game's fights; the turn filter keeps its choice while it is still there."""
-        self.items = rr.fights(self.c.game.results)
+        if self.c.viewer == "mediator":
+            self.items = rr.fights(self.c.game.results)
+        else:  # the side's own battles, each as it saw them
+            self.items = channel(self.c.game, self.c.viewer).fights()
         turns = sorted({t for t, _ in self.items}, reverse=True)
         every = Text("every turn", "все ходы")(self.c.lang)
         options: list[tuple[str, int]] = [(every, 0), *((str(t), t) for t in turns)]
@@ -95,10 +99,7 @@ class BattlesPanel:
             self.report.value = ""
             return
         t, r = self.items[n]
-        if self.c.viewer != "mediator":  # a side's copy of a report waits for issue 15
-            self.report.value = f"<p><b>{_e(r.outcome(self.c.lang))}</b></p>"
-        else:
-            self.report.value = rr.report_html(r, self.c.lang, t)
+        self.report.value = rr.report_html(r, self.c.lang, t)
         cell = rr.fight_cell(r)
         if cell is not None:
             self.go_to(*cell)
@@ -107,9 +108,6 @@ class BattlesPanel:
     def _files(self, n: int | None = None) -> None:
         """Links that save the chosen report and the whole turn's (HTML prints well)."""
         lang = self.c.lang
-        if self.c.viewer != "mediator":
-            self.files.value = ""
-            return
         links = []
         name = self.c.game.journal.path.stem
         if n is not None and 0 <= n < len(self.items):

@@ -32,6 +32,7 @@ from strategia.ui.mapview import MapView
 from strategia.ui.order_form import error_html, submit_on_enter
 from strategia.ui.panels import Panels
 from strategia.ui.sessions import open_game, pointer
+from strategia.ui.watch import caught_up, watch
 
 T = {
     "turn": Text("Turn", "Ход"),
@@ -108,6 +109,14 @@ class Console:
                 if g is not None and g.phase != "peace" and (level in (None, g.level)):
                     return cls(g, lang, games)
         return cls.open(path, lang, level, games)
+
+    def catch_up(self) -> bool:
+        """Take in what the teams and other writers appended; redraw if anything came."""
+        return caught_up(self.game, self.refresh)
+
+    def watch(self) -> None:
+        """Catch up by itself (`strategia.ui.watch`): the teams' orders show within a second."""
+        self._watch = watch(self.catch_up)
 
     def set_lang(self, lang: str) -> None:
         """Speak another language: the console is rebuilt on the same game."""

@@ -16,6 +16,7 @@ from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import turns
+from strategia.game.channel import channel
 from strategia.game.game import Game
 from strategia.ui.order_form import submit_on_enter
 
@@ -24,6 +25,7 @@ class Host(Protocol):
     game: Game
     lang: Lang
     games: Path
+    viewer: str
 
     def refresh(self) -> None: ...
     def undo(self) -> None: ...
@@ -226,4 +228,9 @@ class JournalPanel:
                 + Text(f"history: entry {at} of {n}", f"история: запись {at} из {n}")(lang)
                 + f"</b> <small>({_e(what)})</small>"
             )
-        self.text.value = f"<pre style='font-size:11px'>{_e(g.journal_text(lang))}</pre>"
+        text = (
+            g.journal_text(lang)
+            if self.c.viewer == "mediator"
+            else channel(g, self.c.viewer).journal_text(lang)  # the side's own journal
+        )
+        self.text.value = f"<pre style='font-size:11px'>{_e(text)}</pre>"

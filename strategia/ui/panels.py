@@ -15,12 +15,14 @@ from typing import Any, Protocol
 
 import ipywidgets as w
 
+from strategia.core.errors import StrategiaError, say
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
 from strategia.engine.result import Result
 from strategia.explain.render import explanation_html
 from strategia.game import recon
+from strategia.game.channel import channel
 from strategia.game.game import Game
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import side_name
@@ -28,6 +30,7 @@ from strategia.ui.battles_panel import BattlesPanel
 from strategia.ui.mediator_panel import JournalPanel, MediatorPanel
 from strategia.ui.order_form import OrderForm, order_menu, submit_on_enter
 from strategia.ui.rules_panel import RatingWorkbench, rules_sheet_panel
+from strategia.ui.sealed_panel import SealedPanel
 
 __all__ = ["Panels", "order_menu"]
 
@@ -82,6 +85,7 @@ class Panels:
         self.battles = BattlesPanel(console, go_to)
         self.journal = JournalPanel(console)
         self.mediator = MediatorPanel(console)
+        self.sealed = SealedPanel(console)
         self.recon_side = w.Dropdown(
             options=console._viewers()[1:], description=Text("side", "сторона")(lang)
         )
@@ -101,7 +105,7 @@ class Panels:
                 self.journal.widget,
                 w.VBox([self.recon_side, self.question, self.ask, self.ask_error, self.answers]),
                 self.score,
-                self.mediator.widget,
+                w.VBox([self.sealed.widget, self.mediator.widget]),
                 w.VBox(
                     [
                         w.HTML(
@@ -140,6 +144,7 @@ class Panels:
         self.battles.refresh()
         self.journal.refresh(history)
         self.mediator.refresh()
+        self.sealed.refresh()
         answers = [a for a in g.answers if mediator or a["side"] == self.c.viewer]
         rows = []
         for a in answers:
@@ -150,10 +155,16 @@ class Panels:
             rows.append(f"<li>{who} {_e(a['question'])} → <b>{_e(answer)}</b>{truth}</li>")
         self.answers.value = f"{self._budget()}<ul>{''.join(rows)}</ul>"
         sides = sorted({s.side for s in g.scenario.states})
-        self.score.value = "".join(
-            explanation_html(g.score(s).explanation, lang)
-            for s in (sides if mediator else [self.c.viewer])
-        )
+        if mediator:
+            self.score.value = "".join(
+                explanation_html(g.score(s).explanation, lang) for s in sides
+            )
+        else:  # a side's score is told when the war is over (1.1)
+            try:
+                score = channel(g, self.c.viewer).score()
+                self.score.value = explanation_html(score.explanation, lang)
+            except StrategiaError as e:
+                self.score.value = f"<p><i>{_e(say(e, lang))}</i></p>"
 
     def _budget(self) -> str:
         """Questions left to the chosen side (8.3)."""

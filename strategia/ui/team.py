@@ -35,6 +35,7 @@ from strategia.rules.kinds import side_name
 from strategia.ui import hover, layers
 from strategia.ui.mapview import MapView
 from strategia.ui.order_form import OrderForm, error_html, submit_on_enter
+from strategia.ui.watch import caught_up, watch
 
 T = {
     "turn": Text("Turn", "Ход"),
@@ -58,7 +59,6 @@ T = {
     "peace": Text("the war is over: peace talks", "война окончена: мирные переговоры"),
     "clock": Text("clock", "часы"),
 }
-WATCH_SECONDS = 0.5  # how often the screen looks for other writers' entries
 
 
 def _e(text: object) -> str:
@@ -283,24 +283,11 @@ class TeamScreen:
 
     def catch_up(self) -> bool:
         """Take in what other writers appended; redraw if anything came (True)."""
-        before = self.game.journal.last_seq
-        self.game.refresh()
-        if self.game.journal.last_seq == before:
-            return False
-        self.refresh()
-        return True
+        return caught_up(self.game, self.refresh)
 
     def watch(self) -> None:
-        """Catch up by itself every WATCH_SECONDS (in the kernel's event loop)."""
-
-        async def loop() -> None:
-            while True:
-                await asyncio.sleep(WATCH_SECONDS)
-                with suppress(StrategiaError):
-                    self.catch_up()
-
-        with suppress(RuntimeError):  # no running loop (a plain script): no watching
-            self._watch = asyncio.get_event_loop().create_task(loop())
+        """Catch up by itself (`strategia.ui.watch`)."""
+        self._watch = watch(self.catch_up)
 
 
 def _cell(r: Result) -> tuple[int, int]:
