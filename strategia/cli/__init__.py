@@ -11,7 +11,15 @@ import json
 import sys
 from collections.abc import Sequence
 
-from strategia.cli import battle_cmd, game_cmd, move_cmd, rules_cmd, scenario_cmd, tactical_cmd
+from strategia.cli import (
+    battle_cmd,
+    game_cmd,
+    move_cmd,
+    rules_cmd,
+    scenario_cmd,
+    serve_cmd,
+    tactical_cmd,
+)
 from strategia.cli.output import Handler, common_options
 from strategia.core.errors import StrategiaError, say
 
@@ -29,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     battle_cmd.add_commands(sub, parent)
     game_cmd.add_commands(sub, parent)
     tactical_cmd.add_commands(sub, parent)
+    serve_cmd.add_commands(sub, parent)
     return parser
 
 

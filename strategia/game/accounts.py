@@ -111,6 +111,10 @@ def told(result: Result, side: str) -> Told | None:
         table = _OUTCOME if side == rec.attacker else _DEFENDED
         en, ru = table.get(rec.outcome, _OUTCOME[rec.outcome])
         text = Text(en.format(t=rec.target), ru.format(t=rec.target))
+        lost = [u.unit for u in account.units if u.destroyed and u.strength_before > 0]
+        if lost:  # its own units destroyed (the enemy's it saw destroyed are in the report)
+            names = ", ".join(dict.fromkeys(lost))
+            text = Text(f"{text.en}; {names} destroyed", f"{text.ru}; уничтожены: {names}")
         return Told(result.order if result.by == side else None, text, account)
     if result.by != side:
         return None

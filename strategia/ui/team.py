@@ -185,7 +185,11 @@ class TeamScreen:
             (f"{T['turn'](lang)} {t}: {r.outcome(lang)}", k) for k, (t, r) in enumerate(ch.fights())
         ]
         self._fights = ch.fights()
+        chosen = self.fight_choice.value
         self.fight_choice.options = options
+        if options:  # the fight chosen before, or the latest
+            keep = chosen is not None and int(chosen) < len(options)
+            self.fight_choice.value = chosen if keep else options[-1][1]
         self._show_report()
 
     def _show_given(self) -> None:

@@ -1,0 +1,152 @@
+"""`strategia serve` in a real browser (issue 15): the mediator's console and two team screens,
+each in its own Chromium context behind its own token; a level-3 turn with sealed orders and a
+battle; every websocket frame each team's page receives is kept and searched for the enemy's
+hidden units (number and position). A wrong token is refused.
+
+Skipped, saying why, where there is no Chromium (CI installs Debian's; see .ci/run).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from strategia.cli import serve_cmd
+from strategia.game.game import Game
+from strategia.theatre.builder import ScenarioBuilder
+
+ROOT = Path(__file__).parents[1]
+OUT = ROOT / "test-output"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+pytestmark = pytest.mark.browser
+HIDDEN = {"red": ("150 т.д.", ("16,8", "15,8")), "blue": ("7 с.д.", ("2,8",))}
+
+
+def _game(folder: Path) -> Path:
+    """Red's 13 с.д. faces Blue's 101 т.д. across the border at 8,5 / 9,5; each side has a
+    division deep in its own ground that the other cannot see (7 с.д. at 2,8, 150 т.д. at 16,8).
+    Both borders are covered end to end (5.8: a covering counter covers two cells each way), so
+    when the war begins no open sector (8.2) lets the enemy see behind them."""
+    b = ScenarioBuilder.blank(16, 9, name="Пограничный бой")
+    b = b.state("R", "Красные", "red", lon=(1, 8)).state("B", "Синие", "blue", lon=(9, 16))
+    b = b.place("R", "13 с.д. - 8,5 фронтом на восток", "7 с.д. - 2,8 фронтом на восток")
+    b = b.place("R", "14 с.д. - 7,2 фронтом на восток", "15 с.д. - 7,8 фронтом на восток")
+    b = b.place("B", "101 т.д. - 9,5 фронтом на запад", "150 т.д. - 16,8 фронтом на запад")
+    b = b.place("B", "102 т.д. - 10,2 фронтом на запад", "103 т.д. - 10,8 фронтом на запад")
+    g = Game.new(b.build(), folder / "border.game", level=3)
+    g.journal.close()
+    return folder / "border.game"
+
+
+def _wait(url: str) -> None:
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            time.sleep(0.5)
+    raise AssertionError(f"{url}: no server")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    if not Path(CHROMIUM).exists():
+        pytest.skip("no Chromium here (install Debian's chromium: apt-get install -y chromium)")
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    game = _game(tmp_path_factory.mktemp("serve"))
+    screens = serve_cmd.plan(game, None, "127.0.0.1", 18866)
+    procs = serve_cmd.start(game, screens)
+    try:
+        for s in screens:
+            _wait(s.url)
+        yield game, {s.who: s for s in screens}
+    finally:
+        serve_cmd.stop(procs)
+
+
+def _has(page: Any, text: str, timeout: int = 60_000) -> None:
+    page.wait_for_function(f"document.body.innerText.includes({json.dumps(text)})", timeout=timeout)
+
+
+def _mentions(frames: list[str], text: str) -> list[str]:
+    pattern = re.compile(rf"(?<![\d.,]){re.escape(text)}(?![\d])")
+    return [f[:200] for f in frames if pattern.search(f)]
+
+
+def test_two_teams_and_the_mediator_in_a_browser(served: tuple[Path, dict[str, Any]]) -> None:
+    from playwright.sync_api import sync_playwright
+
+    game, screens = served
+    OUT.mkdir(exist_ok=True)
+    frames: dict[str, list[str]] = {"red": [], "blue": []}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        pages = {}
+        for who in ("mediator", "red", "blue"):
+            context = browser.new_context(viewport={"width": 1500, "height": 950})
+            page = context.new_page()
+            if who in frames:
+                page.on(
+                    "websocket",
+                    lambda ws, who=who: ws.on(
+                        "framereceived",
+                        lambda data: frames[who].append(
+                            data if isinstance(data, str) else data.decode("utf-8", "replace")
+                        ),
+                    ),
+                )
+            page.goto(screens[who].url, timeout=120_000)
+            pages[who] = page
+        _has(pages["red"], "Красные — ")
+        _has(pages["blue"], "Синие — ")
+        _has(pages["mediator"], "Исполнить ход")
+        # sealed orders: Red strikes across the border, Blue moves its hidden division
+        for who, order in (("red", "удар по 9,5: 13 с.д."), ("blue", "150 т.д. на 15,8")):
+            box = pages[who].locator("input[placeholder='17 с.д. на 45,25']")
+            box.fill(order)
+            box.press("Enter")
+            _has(pages[who], "запечатан до исполнения хода")
+        # the mediator sees both within a second or so, and carries the turn out
+        pages["mediator"].get_by_role("tab", name="Посредник").click()
+        _has(pages["mediator"], "150 т.д. на 15,8", timeout=10_000)
+        _has(pages["mediator"], "удар по 9,5: 13 с.д.", timeout=10_000)
+        t0 = time.perf_counter()
+        pages["mediator"].get_by_role("button", name="Исполнить ход").click()
+        _has(pages["red"], "Ход 2", timeout=20_000)
+        red_seen = time.perf_counter() - t0
+        _has(pages["blue"], "Ход 2", timeout=20_000)
+        pages["red"].get_by_role("tab", name="Бои").click()
+        _has(pages["red"], "Бой за 9,5")
+        _has(pages["red"], "неизвестно")  # the enemy's forces, in Red's copy of the report
+        pages["red"].screenshot(path=str(OUT / "team.png"))
+        (OUT / "serve-timing.json").write_text(
+            json.dumps({"end_turn_to_team_s": round(red_seen, 2)})
+        )
+        # a wrong token gets the server's login page: no screen, no kernel
+        wrong = screens["red"].url.rsplit("=", 1)[0] + "=wrong"
+        answer = urllib.request.urlopen(wrong, timeout=10)
+        body = answer.read().decode("utf-8")
+        assert "/login" in answer.geturl() and "jupyter-widgets" not in body
+        assert "13 с.д." not in body and "Красные" not in body
+        browser.close()
+    for side in frames:
+        (OUT / f"frames-{side}.txt").write_text("\n".join(frames[side]))
+    for side, (unit, cells) in HIDDEN.items():
+        assert frames[side], f"{side}'s page received nothing"
+        own = "13 с.д." if side == "red" else "101 т.д."
+        assert _mentions(frames[side], own), f"{side}'s page never showed its own {own}"
+        assert not _mentions(frames[side], unit), f"{side} received {unit}"
+        for c in cells:
+            assert not _mentions(frames[side], c), f"{side} received the cell {c}"
