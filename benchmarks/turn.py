@@ -151,6 +151,7 @@ def artillery_forward(state: GameState) -> GameState:
         ]
         taken = {c for u in state.units.values() for c in u.cells}
         lons, lats = range(1, state.width + 1), range(1, state.height + 1)
+        water = state.theatre["relief"].values == terrain.Relief.WATER
         for i, gun in enumerate(guns):
             if not front:
                 break
@@ -159,7 +160,15 @@ def artillery_forward(state: GameState) -> GameState:
             behind = (Cell(f.cell.lon - k * dx + s * dy, f.cell.lat - k * dy - s * dx)
                       for k in (2, 1) for s in (0, 1, -1))  # fmt: skip
             c = next(
-                (c for c in behind if c not in taken and c.lon in lons and c.lat in lats), None
+                (
+                    c
+                    for c in behind
+                    if c not in taken
+                    and c.lon in lons
+                    and c.lat in lats
+                    and not water[c.lon - 1, c.lat - 1]
+                ),
+                None,
             )
             if c is not None:
                 taken.add(c)
