@@ -221,7 +221,7 @@ class Game(History):
                 )
             new, result = apply(self.state, order, self.rules, who)
             entry = self.journal.append(
-                "order", {"side": who, "order": order.format("ru"), "result": result.to_json()}
+                "order", {"side": who, "order": order.format("ru"), "result": result.to_record()}
             )
             self._commit(new, [(entry.seq, who, result)])
             return result
@@ -241,7 +241,7 @@ class Game(History):
                     "side": self.side,
                     "turn_after": new.turn,
                     "next": side,
-                    "results": [r.to_json() for r in results],
+                    "results": [r.to_record() for r in results],
                 },
             )
             self.queued = []
