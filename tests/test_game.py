@@ -179,6 +179,19 @@ def test_explanations_are_worked_out_again_when_read(tmp_path: Path) -> None:
     assert "explanation" not in entry.data["result"] and "head" in entry.data["result"]
 
 
+def test_orders_given_together_are_one_command(tmp_path: Path) -> None:
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=3)
+    one = Game.new(DEFAULT, tmp_path / "one.game", level=3, seed=g.seed)
+    texts = ["21 т.д. на 35,35", "22 т.д. на 34,33"]
+    assert g.orders(texts, "red") == [None, None]
+    for t in texts:
+        one.order(t, "red")
+    with pytest.raises(StrategiaError, match="110 с.д."):  # a Blue division: none is written
+        g.orders(["23 т.д. на 33,33", "110 с.д. на 30,39"], "red")
+    assert len(g.queued) == 2 and len(Game.open(tmp_path / "g.game").journal.entries) == 3
+    assert g.end_turn() == one.end_turn() and g.state == one.state
+
+
 def test_interventions_and_their_limit(tmp_path: Path) -> None:
     from strategia.core.geometry import Cell
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -184,7 +184,10 @@ class Game(History):
 
     def _command(self, body: Callable[[], T]) -> T:
         """Run a command in one write transaction: what others appended is taken in first;
-        if anything fails, nothing is written and this game is as it was."""
+        if anything fails, nothing is written and this game is as it was. (A command within
+        another is part of it.)"""
+        if self.journal.in_transaction:
+            return body()
         saved: dict[str, Any] | None = None
         try:
             with self.journal.transaction() as new:
@@ -346,6 +349,11 @@ class Game(History):
             self.phase = "peace"
 
         self._command(body)
+
+    def orders(self, texts: Sequence[str], side: str | None = None) -> list[Result | None]:
+        """Several orders as one command (a side's orders for the turn): every one is written
+        and synced once, or, if one is refused, none is (its error says which)."""
+        return self._command(lambda: [self.order(text, side) for text in texts])
 
     # --- reading --------------------------------------------------------------------------------
 

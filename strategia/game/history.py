@@ -10,6 +10,8 @@ snapshot is computed again and compared with what the file holds; each differenc
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Self
@@ -31,6 +33,7 @@ from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import parse_scenario
 
 SNAPSHOT_FORMAT = 1
+Begun = tuple[Scenario, RuleSet, GameState, str]
 
 
 class GameError(StrategiaError):
@@ -62,15 +65,7 @@ class History:
     @classmethod
     def _begin(cls, store: GameStore) -> Self:
         """The game at its start (entry 1): the scenario and rules of the header, mobilised."""
-        h = store.header
-        if h.get("game", "strategic") != "strategic" or "scenario" not in h:
-            raise GameError(f"{store.path}: not a game of «Стратегия» (a tactical game?)")
-        sc = parse_scenario(h["scenario"], f"{store.path} (scenario)")
-        rules = game_rules(sc, int(h["level"]), h.get("house", []), str(store.path))
-        state = initial_state(sc, int(h["level"]))
-        state, _ = flow.mobilise(state, rules, everything=not rules.active("mobilisation"))
-        side = flow.sides_in_order(state, rules)[0]
-        state, _ = flow.begin_move(state, side, rules)
+        sc, rules, state, side = _start(store)
         return cls(store, sc, rules, state, state, side)
 
     @classmethod
@@ -371,6 +366,36 @@ class History:
         self.interventions.append((self.state.turn, text))
         if cell is not None:
             self.state = flow.weather(self.state, cell, turns, self.rules)
+
+
+# The games begun lately in this process, by their header's scenario text (its hash), level and
+# house rules: what a game starts from is worked out once, and a game opened again (an undo, an
+# explanation worked out again, the console reopening it) shares the scenario and its caches.
+_BEGUN: OrderedDict[tuple[str, int, tuple[str, ...], str], Begun] = OrderedDict()
+_BEGUN_KEPT = 3
+
+
+def _start(store: GameStore) -> Begun:
+    """The scenario, rules, first state and first side to move of the game `store` holds."""
+    h = store.header
+    if h.get("game", "strategic") != "strategic" or "scenario" not in h:
+        raise GameError(f"{store.path}: not a game of «Стратегия» (a tactical game?)")
+    text, level, houses = str(h["scenario"]), int(h["level"]), tuple(h.get("house", []))
+    digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+    key = (digest, level, houses, str(store.path) if houses else "")
+    if key in _BEGUN:
+        _BEGUN.move_to_end(key)
+        return _BEGUN[key]
+    sc = parse_scenario(text, f"{store.path} (scenario)")
+    rules = game_rules(sc, level, list(houses), str(store.path))
+    state = initial_state(sc, level)
+    state, _ = flow.mobilise(state, rules, everything=not rules.active("mobilisation"))
+    side = flow.sides_in_order(state, rules)[0]
+    state, _ = flow.begin_move(state, side, rules)
+    _BEGUN[key] = (sc, rules, state, side)
+    while len(_BEGUN) > _BEGUN_KEPT:
+        _BEGUN.popitem(last=False)
+    return _BEGUN[key]
 
 
 def game_rules(sc: Scenario, level: int, houses: list[str], source: str) -> RuleSet:
