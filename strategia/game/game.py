@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from strategia.core.collector import collector_paused
 from strategia.core.errors import Problem, RuleDataError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang
@@ -64,6 +65,19 @@ class Game(History):
     ) -> Game:
         """A new game file of `scenario` at `path`. The scenario and the house rules are
         checked before anything is written; `seed` overrides the secret seed (for tests)."""
+        with collector_paused():
+            return cls._new(scenario, path, level, seed, house, limit_interventions)
+
+    @classmethod
+    def _new(
+        cls,
+        scenario: str | Path | Scenario,
+        path: str | Path,
+        level: int | None,
+        seed: int | None,
+        house: list[str] | None,
+        limit_interventions: bool,
+    ) -> Game:
         from strategia import __version__
 
         sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
@@ -120,12 +134,13 @@ class Game(History):
                 damaged = True
             if damaged:
                 return cls._recover(Path(path))
-        store = GameStore.open(path)
-        try:
-            return cls._load(store, upto, verify)
-        except BaseException:
-            store.close()
-            raise
+        with collector_paused():
+            store = GameStore.open(path)
+            try:
+                return cls._load(store, upto, verify)
+            except BaseException:
+                store.close()
+                raise
 
     @classmethod
     def import_text(cls, source: str | Path, path: str | Path, recover: bool = False) -> Game:
@@ -190,7 +205,7 @@ class Game(History):
             return body()
         saved: dict[str, Any] | None = None
         try:
-            with self.journal.transaction() as new:
+            with collector_paused(), self.journal.transaction() as new:
                 self._take(new)
                 saved = {k: list(v) if isinstance(v, list) else v for k, v in self.__dict__.items()}
                 out = body()

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from strategia.core.collector import collector_paused
 from strategia.core.errors import Problem, StrategiaError
 from strategia.core.geometry import Cell
 from strategia.engine import flow
@@ -244,6 +245,10 @@ class History:
     def _rederive(self, seq: int) -> dict[int, list[Result]]:
         """The results of the move entry `seq` belongs to, each entry's in order: the game
         taken from the snapshot before it and the move's entries carried out again."""
+        with collector_paused():
+            return self._move_again(seq)
+
+    def _move_again(self, seq: int) -> dict[int, list[Result]]:
         kept = self.journal.snapshot_seqs()
         start = max((s for s in kept if s < seq), default=1)
         stop = min((s for s in kept if s >= seq), default=self.journal.last_seq)
