@@ -11,11 +11,17 @@ each artillery division strikes the nearest enemy in range, each division beside
 attacks it (one blow a cell), the others move two cells ahead. The turn is carried out at level 3,
 every side's orders together (`flow.execute_together`, then the new day).
 
+The same turn is carried out twice: by the engine alone (`flow.execute_together`, the new day),
+and through `Game`, as a game file on disk plays it: each side's orders given as text in one
+command (`Game.orders`: parsed, journaled, synced once), then End turn (the engine, the end-turn
+bookkeeping, the results journaled, the snapshot kept and verified, synced). Each round of the
+Game turn starts from a fresh copy of the game file at turn 2, opened before the clock starts.
+
 The baseline, measured in the same run: an 8-neighbour `scipy.sparse.csgraph` graph of the
 theatre's step costs for one unit type, and one limited Dijkstra search per division from its cell
-(a move order's bare cost). The baseline and the engine run in turn, round after round; each
-figure is a median over the rounds, and the ratio to the baseline's median is what the README
-quotes.
+(a move order's bare cost). The baseline, the engine and the Game turn run in turn, round after
+round; each figure is a median over the rounds, and the ratio to the baseline's median is what the
+README quotes.
 """
 
 from __future__ import annotations
@@ -23,11 +29,14 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -39,7 +48,9 @@ from strategia.engine import flow
 from strategia.engine.artillery import in_range
 from strategia.engine.costs import speeds, step_costs
 from strategia.engine.state import GameState, initial_state
+from strategia.game.game import Game
 from strategia.notation.orders import Attack, Move, Order, Strike
+from strategia.notation.refs import Placement
 from strategia.rules import RuleSet, load_ruleset
 from strategia.rules.kinds import DivisionKind
 from strategia.theatre import terrain
@@ -54,19 +65,34 @@ def median_s(fn: Callable[[], object], runs: int) -> float:
     return side_by_side([fn], runs)[0]
 
 
-def side_by_side(fns: list[Callable[[], object]], runs: int) -> list[float]:
+def side_by_side(fns: list[Callable[[], object] | Prepared], runs: int) -> list[float]:
     """The median wall time of each of `fns` over `runs` rounds, each round calling every one
-    in turn (so that the shared machine's load falls on all of them alike), after a warm-up."""
-    for fn in fns:
-        fn()
+    in turn (so that the shared machine's load falls on all of them alike), after a warm-up.
+    A `Prepared` one is given what its `setup` (untimed) returns."""
+    each = [f if isinstance(f, Prepared) else _plain(f) for f in fns]
+    for f in each:
+        f.run(f.setup())
     times: list[list[float]] = [[] for _ in fns]
     for _ in range(runs):
-        for fn, ts in zip(fns, times, strict=True):
+        for f, ts in zip(each, times, strict=True):
+            ready = f.setup()
             gc.collect()
             t = time.perf_counter()
-            fn()
+            f.run(ready)
             ts.append(time.perf_counter() - t)
     return [statistics.median(ts) for ts in times]
+
+
+def _plain(fn: Callable[[], object]) -> Prepared:
+    return Prepared(lambda: None, lambda _: fn())
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What to time (`run`) and what it needs, made before the clock starts (`setup`)."""
+
+    setup: Callable[[], Any]
+    run: Callable[[Any], object]
 
 
 def scenario(size: int, per_side: int, seed: int = 11) -> Scenario:
@@ -151,6 +177,7 @@ def artillery_forward(state: GameState) -> GameState:
         ]
         taken = {c for u in state.units.values() for c in u.cells}
         lons, lats = range(1, state.width + 1), range(1, state.height + 1)
+        water = state.theatre["relief"].values == terrain.Relief.WATER
         for i, gun in enumerate(guns):
             if not front:
                 break
@@ -159,7 +186,15 @@ def artillery_forward(state: GameState) -> GameState:
             behind = (Cell(f.cell.lon - k * dx + s * dy, f.cell.lat - k * dy - s * dx)
                       for k in (2, 1) for s in (0, 1, -1))  # fmt: skip
             c = next(
-                (c for c in behind if c not in taken and c.lon in lons and c.lat in lats), None
+                (
+                    c
+                    for c in behind
+                    if c not in taken
+                    and c.lon in lons
+                    and c.lat in lats
+                    and not water[c.lon - 1, c.lat - 1]
+                ),
+                None,
             )
             if c is not None:
                 taken.add(c)
@@ -182,6 +217,46 @@ def engine_turn(state: GameState, orders: list[tuple[str, Order]], rules: RuleSe
     state, _ = flow.new_day(state, rules)
     state, _ = flow.advance(state, rules)
     return state
+
+
+def contact_game(sc: Scenario, state: GameState, folder: Path) -> Path:
+    """A level-3 game file whose first turn is `state`'s position (every unit deployed where it
+    stands, facing as it faces)."""
+    forces = tuple(
+        replace(
+            f,
+            deployment=tuple(
+                Placement(u.ref, u.cells, u.facing)
+                for u in state.units.values()
+                if u.owner == f.state
+            ),
+        )
+        for f in sc.forces
+    )
+    path = folder / "contact.game"
+    Game.new(replace(sc, forces=forces), path, level=3, seed=1).journal.close()
+    return path
+
+
+def game_turn(path: Path, folder: Path, orders: list[tuple[str, Order]]) -> Prepared:
+    """The turn through `Game` on a fresh copy of the game file `path`: each side's orders as
+    text in one command, then End turn."""
+    texts = {s: [o.format("ru") for side, o in orders if side == s] for s, _ in orders}
+
+    def setup() -> Game:
+        copy = folder / "turn.game"
+        for old in folder.glob("turn.game*"):
+            old.unlink()
+        shutil.copy(path, copy)
+        return Game.open(copy)
+
+    def run(g: Game) -> None:
+        for side, given in texts.items():
+            g.orders(given, side)
+        g.end_turn()
+        g.journal.close()
+
+    return Prepared(setup, run)
 
 
 def baseline(state: GameState, rules: RuleSet) -> Callable[[], object]:
@@ -232,15 +307,27 @@ def main(argv: list[str] | None = None) -> int:
         "attacks": sum(isinstance(o, Attack) for _, o in orders),
     }
     print(f"{size} x {size}, {counts}", file=sys.stderr)
-    base, engine = side_by_side(
-        [baseline(state, rules), lambda: engine_turn(state, orders, rules)], runs
-    )
+    with tempfile.TemporaryDirectory() as d:
+        path = contact_game(sc, state, Path(d))
+        g = Game.open(path)
+        assert g.state.units == state.units, "the game starts where the engine's turn does"
+        g.journal.close()
+        base, engine, game = side_by_side(
+            [
+                baseline(state, rules),
+                lambda: engine_turn(state, orders, rules),
+                game_turn(path, Path(d), orders),
+            ],
+            runs,
+        )
     figures = {
         "size": size,
         **counts,
         "baseline_s": round(base, 4),
         "engine_turn_s": round(engine, 4),
         "engine_ratio": round(engine / base, 2),
+        "game_turn_s": round(game, 4),
+        "game_ratio": round(game / base, 2),
     }
     if args.json:
         print(json.dumps(figures, indent=2))

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from game_script import play
 
 from strategia.core.errors import StrategiaError
+from strategia.engine.result import Result
 from strategia.game.game import Game, GameError
 from strategia.game.store import GameStore
 from strategia.notation.refs import IllegalNotationError, UnitRef
@@ -28,11 +30,36 @@ def _bodies(g: Game) -> list[dict[str, object]]:
     return [{k: v for k, v in e.body().items() if k != "time"} for e in g.journal.entries]
 
 
+def _whole(g: Game) -> list[dict[str, Any]]:
+    """The journal's entries with every result whole, its explanation tree included (as the
+    golden journals keep them): the journal keeps each explanation's first step, and a game
+    works out the rest when it is read."""
+    by_seq: dict[int, list[Result]] = {}
+    for seq, _, _, r in g.results:
+        by_seq.setdefault(seq, []).append(r)
+    out = []
+    for body in _bodies(g):
+        d = body["data"]
+        assert isinstance(d, dict)
+        if body["kind"] == "order" and "result" in d:
+            d = {**d, "result": by_seq[int(str(body["seq"]))][0].to_json()}
+        elif body["kind"] == "end-turn":
+            d = {**d, "results": [r.to_json() for r in by_seq.get(int(str(body["seq"])), [])]}
+        out.append({**body, "data": d})
+    return out
+
+
+def _recorded(whole: dict[str, Any]) -> dict[str, Any]:
+    """A whole result as the journal records it: the explanation's first step only."""
+    head = {k: v for k, v in whole["explanation"].items() if k != "children"}
+    return {**{k: v for k, v in whole.items() if k != "explanation"}, "head": head}
+
+
 @pytest.mark.parametrize("level", [1, 2, 3])
 def test_scripted_game_of_ten_turns_matches_the_golden_journal(tmp_path: Path, level: int) -> None:
     g = play(Game.new(DEFAULT, tmp_path / "g.game", level=level), 10)
     assert g.state.turn == 11 and g.state.at_war
-    got = _bodies(g)
+    got = _whole(g)
     golden = GOLDEN / f"continental_level{level}.json"
     if os.environ.get("STRATEGIA_REGEN_GOLDEN") or not golden.exists():
         golden.write_text(json.dumps(got, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
@@ -45,9 +72,17 @@ def test_scripted_game_of_ten_turns_matches_the_golden_journal(tmp_path: Path, l
     }
     for a, b in zip(got[1:], expected[1:], strict=True):
         assert a == b, f"entry {a['seq']} differs from the golden journal"
+    # the journal itself keeps each result with its explanation's first step
+    for e, b in zip(g.journal.entries[1:], expected[1:], strict=True):
+        if e.kind == "order" and "result" in e.data:
+            assert e.data["result"] == _recorded(b["data"]["result"])
+        elif e.kind == "end-turn":
+            assert e.data["results"] == [_recorded(r) for r in b["data"]["results"]]
     again = Game.open(tmp_path / "g.game")
     assert again.replay_problems == [] and again.state == g.state
     assert again.results == g.results and len(again.journal.entries) == len(got)
+    # reopened, every explanation is worked out again as it was when played
+    assert _whole(again)[1:] == expected[1:]
     verified = Game.open(tmp_path / "g.game", verify=True)
     assert verified.replay_problems == [] and verified.state == g.state
 
@@ -117,6 +152,44 @@ def test_undo_and_state_at_an_earlier_turn(tmp_path: Path) -> None:
         == start.unit(UnitRef.parse("21 т.д.")).cell
     )
     assert g.state_at(2) == g.state
+
+
+def test_an_order_taken_back_stays_out_of_the_results_once_the_turn_is_over(
+    tmp_path: Path,
+) -> None:
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=2)
+    g.order("21 т.д. на 35,35")
+    g.undo()
+    g.order("21 т.д. на 34,35")
+    g.end_turn()
+    again = Game.open(tmp_path / "g.game")  # from the snapshot after End turn
+    assert [r.order for *_, r in again.results] == [r.order for *_, r in g.results]
+    assert again.results == g.results
+
+
+def test_explanations_are_worked_out_again_when_read(tmp_path: Path) -> None:
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=2)
+    played = [g.order("21 т.д. на 35,35"), g.order("22 т.д. на 34,33")]
+    g.end_turn()
+    again = Game.open(tmp_path / "g.game")
+    kept = [r for seq, _, _, r in again.results][:2]
+    assert [r.explanation.label for r in kept] == [r.explanation.label for r in played if r]
+    assert [r.explanation.to_json() for r in kept] == [r.explanation.to_json() for r in played if r]
+    entry = next(e for e in again.journal.entries if e.kind == "order")
+    assert "explanation" not in entry.data["result"] and "head" in entry.data["result"]
+
+
+def test_orders_given_together_are_one_command(tmp_path: Path) -> None:
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=3)
+    one = Game.new(DEFAULT, tmp_path / "one.game", level=3, seed=g.seed)
+    texts = ["21 т.д. на 35,35", "22 т.д. на 34,33"]
+    assert g.orders(texts, "red") == [None, None]
+    for t in texts:
+        one.order(t, "red")
+    with pytest.raises(StrategiaError, match="110 с.д."):  # a Blue division: none is written
+        g.orders(["23 т.д. на 33,33", "110 с.д. на 30,39"], "red")
+    assert len(g.queued) == 2 and len(Game.open(tmp_path / "g.game").journal.entries) == 3
+    assert g.end_turn() == one.end_turn() and g.state == one.state
 
 
 def test_interventions_and_their_limit(tmp_path: Path) -> None:

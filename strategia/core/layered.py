@@ -56,17 +56,16 @@ class Layered(Mapping[K, V], Generic[K, V]):
     def get(self, key: K, default: V | D, /) -> V | D: ...
 
     def get(self, key: K, default: Any = None, /) -> Any:
-        try:
-            return self[key]
-        except KeyError:
-            return default
+        v = self._new.get(key, _MISSING)
+        if v is not _MISSING:
+            return v
+        v = self._over.get(key, _MISSING)
+        if v is _MISSING:
+            return self._base.get(key, default)
+        return default if v is _GONE else v
 
     def __contains__(self, key: object) -> bool:
-        try:
-            self[key]  # type: ignore[index]
-        except KeyError:
-            return False
-        return True
+        return self.get(key, _MISSING) is not _MISSING  # type: ignore[arg-type]
 
     def __len__(self) -> int:
         return self._len

@@ -9,6 +9,7 @@ the functions built on it.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from strategia.core.i18n import Lang
 
@@ -33,6 +34,7 @@ def plural_en(n: float, one: str, many: str) -> str:
     return one if abs(n) <= 1 else many
 
 
+@lru_cache(maxsize=8192, typed=True)
 def num(x: float, lang: Lang = "en", digits: int = 3, decimals: int = 2, keep: int = 0) -> str:
     """`x` with at most `digits` significant digits and `decimals` decimals, no trailing zeros
     beyond `keep` decimals: 0.705882 -> 0,71; 1.6667 -> 1,67; 20.001 -> 20; 12500 -> 12 500;

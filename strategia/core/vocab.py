@@ -32,6 +32,15 @@ def _names(cls: type[Kind]) -> dict[str, Any]:
     return out
 
 
+@cache
+def _keys(cls: type[Kind]) -> dict[str, Any]:
+    """A vocabulary's members by their data keys (the first member with a key wins)."""
+    out: dict[str, Any] = {}
+    for member in cls:
+        out.setdefault(member.key, member)
+    return out
+
+
 class Kind(Enum):
     """A member of a vocabulary: `value` is the data key, with names in both languages."""
 
@@ -77,7 +86,7 @@ class Kind(Enum):
 
     @classmethod
     def from_key(cls, key: str) -> Self:
-        for member in cls:
-            if member.key == key:
-                return member
+        member = _keys(cls).get(key) if isinstance(key, str) else None
+        if isinstance(member, cls):
+            return member
         raise UnknownNameError(cls.what(), key, [m.key for m in cls])

@@ -152,14 +152,20 @@ def _label_step(
 
 
 def _full_path(
-    state: GameState, u: UnitState, rules: RuleSet, mode: str, target: Cell
+    state: GameState,
+    u: UnitState,
+    rules: RuleSet,
+    mode: str,
+    target: Cell,
+    request: ReachRequest | None = None,
 ) -> tuple[list[Cell], float]:
     """The cheapest path to `target` whatever the budget: (path, cost); ([], INF) if none.
+    (`request`: the unit's own search, made already, to start from `u`'s cell.)
 
     A target held only by the unit's own side may be entered (and the counters collide, 4.12).
     """
     d = max(abs(x) for x in u.cell.offset(target)) + 2
-    req = replace(_request(state, u, rules, mode), budget=50.0)
+    req = replace(request or _request(state, u, rules, mode), origin=u.cell, budget=50.0)
     enemy = state.enemy_at(target, state.side_of(u.ref))
     r = reach_many([req], _blocked(state), d, () if enemy else (target,))[0]
     return r.path_to(target), r.cost_to(target)
@@ -230,7 +236,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                 )
                 break
             here = replace(u, cells=(pos,), spent=1.0 - left)
-            leg, cost = _full_path(state, here, rules, mode, target)
+            leg, cost = _full_path(state, here, rules, mode, target, req)
             if not leg:
                 leg, cost = _towards(state, here, rules, mode, target, left)
                 cuts.append(_no_way(state, here, target, rules))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
 from strategia.engine.battle_record import BattleRecord
-from strategia.explain.trace import Step
+from strategia.explain.trace import Folded, Step
 
 
 class OrderError(StrategiaError):
@@ -50,11 +51,20 @@ class Result:
         return self.outcome(lang)
 
     def to_json(self) -> dict[str, Any]:
-        d = {
+        """Everything, the whole explanation tree included."""
+        return self._json({"explanation": self.explanation.to_json()})
+
+    def to_record(self) -> dict[str, Any]:
+        """What a journal keeps: the explanation's first step only (`head`); the steps below it
+        are worked out again when they are read (`from_json`'s `unfold`)."""
+        return self._json({"head": self.explanation.head().to_json()})
+
+    def _json(self, why: dict[str, Any]) -> dict[str, Any]:
+        d: dict[str, Any] = {
             "order": self.order,
             "outcome": self.outcome.to_json(),
             "cuts": [c.to_json() for c in self.cuts],
-            "explanation": self.explanation.to_json(),
+            **why,
         }
         if self.battle is not None:
             d["battle"] = self.battle.to_json()
@@ -63,11 +73,18 @@ class Result:
         return d
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Result:
+    def from_json(cls, d: dict[str, Any], unfold: Callable[[], Step] | None = None) -> Result:
+        """The result `to_json` or `to_record` wrote; a record's explanation is `unfold`'s when
+        its steps are read (without `unfold`, its first step alone)."""
+        if "explanation" in d:
+            why = Step.from_json(d["explanation"])
+        else:
+            head = Step.from_json(d["head"])
+            why = Folded(head, unfold) if unfold is not None else head
         return cls(
             order=d["order"],
             outcome=Text.of(d["outcome"]),
-            explanation=Step.from_json(d["explanation"]),
+            explanation=why,
             cuts=tuple(Cut(Text.of(c["reason"]), c["rule"]) for c in d.get("cuts", ())),
             battle=BattleRecord.from_json(d["battle"]) if "battle" in d else None,
             by=str(d.get("by", "")),

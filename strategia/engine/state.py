@@ -19,7 +19,7 @@ from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
 from strategia.core.layered import Layered
 from strategia.engine.forces import out_of_play
-from strategia.notation.refs import Placement, UnitRef
+from strategia.notation.refs import KnownUnits, Placement, UnitRef
 from strategia.rules import RuleSet
 from strategia.rules.kinds import Formation, RegimentsFacing
 from strategia.rules.units import Division
@@ -261,6 +261,8 @@ class GameState:
             )
         new.__dict__["_by_cell"] = index
         new.__dict__["_sides"] = sides
+        if "_corps" in self.__dict__:
+            new.__dict__["_corps"] = _members(self._corps, gone, came)
         if "_occupancy" in self.__dict__:
             occ = self._occupancy
             w, h = occ.shape
@@ -292,6 +294,15 @@ class GameState:
             for c in u.cells:
                 out.setdefault((c.lon, c.lat), []).append(u.ref)
         return Layered((c, tuple(refs)) for c, refs in out.items())
+
+    @cached_property
+    def _corps(self) -> Layered[UnitRef, int]:
+        """The corps units belong to, each with its number of members on the map."""
+        out: dict[UnitRef, int] = {}
+        for u in self.units.values():
+            if u.corps is not None:
+                out[u.corps] = out.get(u.corps, 0) + 1
+        return Layered(out)
 
     @cached_property
     def _sides(self) -> Layered[UnitRef, str]:
@@ -371,14 +382,31 @@ class GameState:
         return self.scenario.height
 
     @property
-    def known_units(self) -> list[UnitRef]:
-        refs = list(self.units)
-        refs += [u.corps for u in self.units.values() if u.corps is not None]
-        return list(dict.fromkeys(refs))
+    def known_units(self) -> KnownUnits:
+        """The units on the map and the corps they belong to."""
+        return KnownUnits(self.units, self._corps)
 
 
 _FIELDS = frozenset(f.name for f in fields(GameState))
-_UNIT_INDEXES = ("_by_cell", "_sides", "_occupancy", "_side_masks")  # kept by evolve()
+
+
+def _members(
+    corps: Layered[UnitRef, int], gone: list[UnitState], came: list[UnitState]
+) -> Layered[UnitRef, int]:
+    """`corps` (each corps' number of members) after `gone` left and `came` arrived."""
+    change: dict[UnitRef, int] = {}
+    for u, d in [(u, -1) for u in gone] + [(u, 1) for u in came]:
+        if u.corps is not None:
+            change[u.corps] = change.get(u.corps, 0) + d
+    change = {c: corps.get(c, 0) + d for c, d in change.items() if d}
+    if not change:
+        return corps
+    return corps.updated(
+        [(c, n) for c, n in change.items() if n > 0], [c for c, n in change.items() if n <= 0]
+    )
+
+
+_UNIT_INDEXES = ("_by_cell", "_sides", "_occupancy", "_side_masks", "_corps")  # kept by evolve()
 
 
 def initial_state(

@@ -9,7 +9,7 @@ the numbers the engine used: renderers (`strategia.explain.render`) only format 
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -68,7 +68,7 @@ class Step:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Step:
-        return cls(
+        return Step(
             label=Text.of(d["label"]),
             value=Text.of(d["value"]) if isinstance(d.get("value"), dict) else d.get("value"),
             unit=d.get("unit", ""),
@@ -77,6 +77,57 @@ class Step:
             kind=d.get("kind", "step"),
             children=tuple(cls.from_json(c) for c in d.get("children", ())),
         )
+
+    def head(self) -> Step:
+        """This step without the steps below it."""
+        return Step(self.label, self.value, self.unit, self.rule, self.note, self.kind)
+
+
+class Folded(Step):
+    """A step whose own fields are known and whose steps below are worked out when first read
+    (`unfold` gives the whole step): a journal keeps an explanation's first step, and the game
+    works the rest out again only when it is shown. It equals the whole step."""
+
+    __slots__ = ("_unfold", "_whole")
+    _unfold: Callable[[], Step]
+    _whole: Step | None
+
+    def __init__(self, head: Step, unfold: Callable[[], Step]) -> None:
+        for name in ("label", "value", "unit", "rule", "note", "kind"):
+            object.__setattr__(self, name, getattr(head, name))
+        object.__setattr__(self, "_unfold", unfold)
+        object.__setattr__(self, "_whole", None)
+
+    def whole(self) -> Step:
+        """The step with every step below it (worked out once; a note if it cannot be)."""
+        whole = self._whole
+        if whole is None:
+            whole = self._work_out()
+            object.__setattr__(self, "_whole", whole)
+        return whole
+
+    def _work_out(self) -> Step:
+        try:
+            return self._unfold()
+        except Exception as e:  # the game may not be read again now (damage): say so, in place
+            why = str(e).split("\n")[0]
+            note = Text(f"the steps could not be worked out again: {why}",
+                        "шаги не удалось вычислить заново")  # fmt: skip
+            return Step(self.label, self.value, self.unit, self.rule, self.note, self.kind,
+                        (Step(note, kind="note"),))  # fmt: skip
+
+    @property
+    def children(self) -> tuple[Step, ...]:
+        return self.whole().children
+
+    def __eq__(self, other: object) -> bool:
+        return self.whole() == (other.whole() if isinstance(other, Folded) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.whole())
+
+    def __repr__(self) -> str:
+        return f"Folded({self.head()!r})"
 
 
 @dataclass(frozen=True, slots=True)

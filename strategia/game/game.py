@@ -12,10 +12,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from strategia.core.collector import collector_paused
 from strategia.core.errors import Problem, RuleDataError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang
@@ -65,6 +66,19 @@ class Game(History):
     ) -> Game:
         """A new game file of `scenario` at `path`. The scenario and the house rules are
         checked before anything is written; `seed` overrides the secret seed (for tests)."""
+        with collector_paused():
+            return cls._new(scenario, path, level, seed, house, limit_interventions)
+
+    @classmethod
+    def _new(
+        cls,
+        scenario: str | Path | Scenario,
+        path: str | Path,
+        level: int | None,
+        seed: int | None,
+        house: list[str] | None,
+        limit_interventions: bool,
+    ) -> Game:
         from strategia import __version__
 
         sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
@@ -121,12 +135,13 @@ class Game(History):
                 damaged = True
             if damaged:
                 return cls._recover(Path(path))
-        store = GameStore.open(path)
-        try:
-            return cls._load(store, upto, verify)
-        except BaseException:
-            store.close()
-            raise
+        with collector_paused():
+            store = GameStore.open(path)
+            try:
+                return cls._load(store, upto, verify)
+            except BaseException:
+                store.close()
+                raise
 
     @classmethod
     def import_text(cls, source: str | Path, path: str | Path, recover: bool = False) -> Game:
@@ -185,10 +200,13 @@ class Game(History):
 
     def _command(self, body: Callable[[], T]) -> T:
         """Run a command in one write transaction: what others appended is taken in first;
-        if anything fails, nothing is written and this game is as it was."""
+        if anything fails, nothing is written and this game is as it was. (A command within
+        another is part of it.)"""
+        if self.journal.in_transaction:
+            return body()
         saved: dict[str, Any] | None = None
         try:
-            with self.journal.transaction() as new:
+            with collector_paused(), self.journal.transaction() as new:
                 self._take(new)
                 saved = {k: list(v) if isinstance(v, list) else v for k, v in self.__dict__.items()}
                 out = body()
@@ -227,7 +245,7 @@ class Game(History):
                 )
             new, result = apply(self.state, order, self.rules, who)
             entry = self.journal.append(
-                "order", {"side": who, "order": order.format("ru"), "result": result.to_json()}
+                "order", {"side": who, "order": order.format("ru"), "result": result.to_record()}
             )
             self._commit(new, [(entry.seq, who, result)])
             return result
@@ -247,7 +265,7 @@ class Game(History):
                     "side": self.side,
                     "turn_after": new.turn,
                     "next": side,
-                    "results": [r.to_json() for r in results],
+                    "results": [r.to_record() for r in results],
                 },
             )
             self.queued = []
@@ -403,6 +421,11 @@ class Game(History):
             self.phase = "peace"
 
         self._command(body)
+
+    def orders(self, texts: Sequence[str], side: str | None = None) -> list[Result | None]:
+        """Several orders as one command (a side's orders for the turn): every one is written
+        and synced once, or, if one is refused, none is (its error says which)."""
+        return self._command(lambda: [self.order(text, side) for text in texts])
 
     # --- reading --------------------------------------------------------------------------------
 

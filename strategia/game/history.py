@@ -10,9 +10,13 @@ snapshot is computed again and compared with what the file holds; each differenc
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from strategia.core.collector import collector_paused
 from strategia.core.errors import Problem, StrategiaError
 from strategia.core.geometry import Cell
 from strategia.engine import flow
@@ -20,6 +24,7 @@ from strategia.engine.apply import apply
 from strategia.engine.result import Result
 from strategia.engine.snapshot import SnapshotError, state_from_json, state_to_json
 from strategia.engine.state import GameState, initial_state
+from strategia.explain.trace import Step
 from strategia.game.questions import parse_question
 from strategia.game.store import Entry, GameStore, StoreError
 from strategia.notation.orders import Order, parse_order
@@ -29,6 +34,7 @@ from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import parse_scenario
 
 SNAPSHOT_FORMAT = 1
+Begun = tuple[Scenario, RuleSet, GameState, str]
 
 
 class GameError(StrategiaError):
@@ -52,21 +58,15 @@ class History:
     interventions: list[tuple[int, str]] = field(default_factory=list)
     replay_problems: list[str] = field(default_factory=list)
     seen: int = 1  # the last entry taken into account
+    # the last move whose explanations were worked out again: its results by entry
+    _unfolded: dict[int, list[Result]] = field(default_factory=dict, repr=False, compare=False)
 
     # --- loading -------------------------------------------------------------------------------
 
     @classmethod
     def _begin(cls, store: GameStore) -> Self:
         """The game at its start (entry 1): the scenario and rules of the header, mobilised."""
-        h = store.header
-        if h.get("game", "strategic") != "strategic" or "scenario" not in h:
-            raise GameError(f"{store.path}: not a game of «Стратегия» (a tactical game?)")
-        sc = parse_scenario(h["scenario"], f"{store.path} (scenario)")
-        rules = game_rules(sc, int(h["level"]), h.get("house", []), str(store.path))
-        state = initial_state(sc, int(h["level"]))
-        state, _ = flow.mobilise(state, rules, everything=not rules.active("mobilisation"))
-        side = flow.sides_in_order(state, rules)[0]
-        state, _ = flow.begin_move(state, side, rules)
+        sc, rules, state, side = _start(store)
         return cls(store, sc, rules, state, state, side)
 
     @classmethod
@@ -114,20 +114,26 @@ class History:
                 self.journal.problems.append(_problem(self.journal, seq, err))
                 continue
             turn = 1
-            for e in entries:
-                if e.seq > seq:
-                    break
-                turn = self._record(e, turn)
+            before = [e for e in entries if e.seq <= seq]
+            undone = {int(e.data["of"]) for e in before if e.kind == "undo"}
+            for e in before:
+                if e.seq not in undone:
+                    turn = self._record(e, turn)
             return seq
         return 1
 
     def _record(self, e: Entry, turn: int) -> int:
-        """Take in an entry before the snapshot as the journal recorded it; the turn after it."""
+        """Take in an entry before the snapshot as the journal recorded it; the turn after it.
+        (An explanation the journal keeps only the first step of is worked out when read.)"""
         d = e.data
         if e.kind == "order" and not d.get("queued"):
-            self.results.append((e.seq, turn, d["side"], Result.from_json(d["result"])))
+            r = Result.from_json(d["result"], self._unfolding(e.seq, 0))
+            self.results.append((e.seq, turn, d["side"], r))
         elif e.kind == "end-turn":
-            self.results += [(e.seq, turn, "", Result.from_json(r)) for r in d["results"]]
+            self.results += [
+                (e.seq, turn, "", Result.from_json(r, self._unfolding(e.seq, k)))
+                for k, r in enumerate(d["results"])
+            ]
             return int(d["turn_after"])
         elif e.kind == "ask":
             self.answers.append(d)
@@ -159,7 +165,7 @@ class History:
                     self.queued.append((e.seq, d["side"], order))
                     return
                 new, result = apply(self.state, order, self.rules, d["side"])
-                if result.to_json() != d["result"]:
+                if _journaled(result, d["result"]) != d["result"]:
                     self.replay_problems.append(
                         f"{where}: {d['order']}: the result differs on replay"
                     )
@@ -206,7 +212,9 @@ class History:
                 f"{where}: End turn leads to turn {new.turn}, {side} to move on replay; "
                 f"the journal says turn {d.get('turn_after')}, {d.get('next')}"
             )
-        got, kept = [r.to_json() for r in results], d.get("results", [])
+        kept = d.get("results", [])
+        got = [_journaled(r, k) for r, k in zip(results, kept, strict=False)]
+        got += [r.to_record() for r in results[len(kept) :]]
         for k, (a, b) in enumerate(zip(got, kept, strict=False)):
             if a != b:
                 self.replay_problems.append(
@@ -234,6 +242,41 @@ class History:
             self.replay_problems.append(
                 f"entry {e.seq}: {d['question']}: the answer differs on replay"
             )
+
+    # --- explanations worked out again ----------------------------------------------------------
+
+    def _unfolding(self, seq: int, k: int) -> Callable[[], Step]:
+        """What gives the whole explanation of result `k` of entry `seq`."""
+        return lambda: self._unfold(seq, k)
+
+    def _unfold(self, seq: int, k: int) -> Step:
+        """The whole explanation of result `k` of entry `seq`, its move carried out again from
+        the snapshot before it (the move's other results kept for when they are asked for)."""
+        if seq not in self._unfolded:
+            self._unfolded = self._rederive(seq)
+        return self._unfolded[seq][k].explanation
+
+    def _rederive(self, seq: int) -> dict[int, list[Result]]:
+        """The results of the move entry `seq` belongs to, each entry's in order: the game
+        taken from the snapshot before it and the move's entries carried out again."""
+        with collector_paused():
+            return self._move_again(seq)
+
+    def _move_again(self, seq: int) -> dict[int, list[Result]]:
+        kept = self.journal.snapshot_seqs()
+        start = max((s for s in kept if s < seq), default=1)
+        stop = min((s for s in kept if s >= seq), default=self.journal.last_seq)
+        g = type(self)._load(self.journal, upto=start)
+        entries = [e for e in self.journal.entries[1:] if e.seq <= stop]
+        undone = {int(e.data["of"]) for e in entries if e.kind == "undo"}
+        first = len(g.results)
+        for e in entries:
+            if e.seq > g.seen and e.seq not in undone:
+                g._apply_entry(e)
+        out: dict[int, list[Result]] = {}
+        for s, _, _, r in g.results[first:]:
+            out.setdefault(s, []).append(r)
+        return out
 
     # --- snapshots -------------------------------------------------------------------------------
 
@@ -344,6 +387,36 @@ class History:
             self.state = flow.weather(self.state, cell, turns, self.rules)
 
 
+# The games begun lately in this process, by their header's scenario text (its hash), level and
+# house rules: what a game starts from is worked out once, and a game opened again (an undo, an
+# explanation worked out again, the console reopening it) shares the scenario and its caches.
+_BEGUN: OrderedDict[tuple[str, int, tuple[str, ...], str], Begun] = OrderedDict()
+_BEGUN_KEPT = 3
+
+
+def _start(store: GameStore) -> Begun:
+    """The scenario, rules, first state and first side to move of the game `store` holds."""
+    h = store.header
+    if h.get("game", "strategic") != "strategic" or "scenario" not in h:
+        raise GameError(f"{store.path}: not a game of «Стратегия» (a tactical game?)")
+    text, level, houses = str(h["scenario"]), int(h["level"]), tuple(h.get("house", []))
+    digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+    key = (digest, level, houses, str(store.path) if houses else "")
+    if key in _BEGUN:
+        _BEGUN.move_to_end(key)
+        return _BEGUN[key]
+    sc = parse_scenario(text, f"{store.path} (scenario)")
+    rules = game_rules(sc, level, list(houses), str(store.path))
+    state = initial_state(sc, level)
+    state, _ = flow.mobilise(state, rules, everything=not rules.active("mobilisation"))
+    side = flow.sides_in_order(state, rules)[0]
+    state, _ = flow.begin_move(state, side, rules)
+    _BEGUN[key] = (sc, rules, state, side)
+    while len(_BEGUN) > _BEGUN_KEPT:
+        _BEGUN.popitem(last=False)
+    return _BEGUN[key]
+
+
 def game_rules(sc: Scenario, level: int, houses: list[str], source: str) -> RuleSet:
     """A game's rules: the scenario's ruleset at the game's level, with the house rules the
     header keeps (their text, so a game file is whole on its own)."""
@@ -351,6 +424,12 @@ def game_rules(sc: Scenario, level: int, houses: list[str], source: str) -> Rule
     for n, text in enumerate(houses):
         rules = apply_house_text(rules, text, f"{source} (house rules {n + 1})")
     return rules
+
+
+def _journaled(result: Result, kept: dict[str, Any]) -> dict[str, Any]:
+    """`result` as the journal entry `kept` was written: with its whole explanation (a first
+    version's journal), or its first step (`to_record`)."""
+    return result.to_json() if "explanation" in kept else result.to_record()
 
 
 def _problem(store: GameStore, seq: int, e: Exception) -> Problem:

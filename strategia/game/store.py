@@ -148,6 +148,11 @@ class GameStore:
         return self._entries
 
     @property
+    def in_transaction(self) -> bool:
+        """Whether a write transaction is open (what is appended now commits with it)."""
+        return self._in_transaction
+
+    @property
     def last_seq(self) -> int:
         return self._entries[-1].seq
 

@@ -136,7 +136,16 @@ class Grammar:
     def __init__(self, forms: Sequence[Form], what: str = "order") -> None:
         self.forms = tuple(forms)
         self.what = what
-        self._compiled = [(f, lang, t) for f in self.forms for lang, t in f.templates()]
+        compiled = [(f, lang, t) for f in self.forms for lang, t in f.templates()]
+        self._patterns = list(
+            dict.fromkeys(i.pattern for *_, t in compiled for i in t if isinstance(i, Phrase))
+        )
+        at = {p: k for k, p in enumerate(self._patterns)}
+        # each form with the words it cannot match without (its phrases outside brackets)
+        self._compiled = [
+            (f, lang, t, tuple(at[i.pattern] for i in t if isinstance(i, Phrase)))
+            for f, lang, t in compiled
+        ]
         for f in self.forms:
             f.verbs("ru")  # every template compiles
 
@@ -148,18 +157,23 @@ class Grammar:
         """The one value `text` writes (of a subclass of `cls` if given); the notation's errors
         else."""
         cur = Cursor(text)  # refuses an over-long line before any form is tried
-        found: list[Any] = []
-        fails: list[Fail] = []
-        for form, _, items in self._compiled:
-            if cls is not None and not issubclass(form.cls, cls):
-                continue
-            try:
-                value = _Match(self, form, items, text, context).run()
-            except Fail as f:
-                fails.append(f)
-                continue
-            if value not in found:
-                found.append(value)
+        forms = [c for c in self._compiled if cls is None or issubclass(c[0].cls, cls)]
+        present: list[bool | None] = [None] * len(self._patterns)
+
+        def possible(words: tuple[int, ...]) -> bool:
+            for k in words:
+                hit = present[k]
+                if hit is None:
+                    hit = present[k] = self._patterns[k].search(text) is not None
+                if not hit:
+                    return False
+            return True
+
+        # the forms whose own words are all in the line first: only they can match; every
+        # form is tried (for the error that says most) only if none of them does
+        found, fails = self._try([c for c in forms if possible(c[3])], text, context)
+        if not found:
+            found, fails = self._try(forms, text, context)
         if len(found) > 1:
             listed = " | ".join(self.format(v) for v in found)
             raise AmbiguousNotationError(text, f"could be {listed}", 1, "one of them, written out")
@@ -168,6 +182,23 @@ class Grammar:
         if cur.at_end():
             raise InvalidNotationError(text, f"no {self.what}", 1, self.expected(cls))
         raise _best(fails, text, self.expected(cls))
+
+    def _try(
+        self, forms: list[tuple[Form, Lang | None, tuple[Item, ...], tuple[int, ...]]],
+        text: str, context: NotationContext | None,
+    ) -> tuple[list[Any], list[Fail]]:  # fmt: skip
+        """The values `forms` read in `text` (each once), and their failures."""
+        found: list[Any] = []
+        fails: list[Fail] = []
+        for form, _, items, _ in forms:
+            try:
+                value = _Match(self, form, items, text, context).run()
+            except Fail as f:
+                fails.append(f)
+                continue
+            if value not in found:
+                found.append(value)
+        return found, fails
 
     def expected(self, cls: type | None = None) -> str:
         forms = [f for f in self.forms if cls is None or issubclass(f.cls, cls)]

@@ -12,7 +12,7 @@ than one thing (`AmbiguousNotationError`).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, Protocol
 
@@ -41,6 +41,7 @@ __all__ = [
     "AmbiguousNotationError",
     "IllegalNotationError",
     "InvalidNotationError",
+    "KnownUnits",
     "NotationContext",
     "NotationError",
     "Placement",
@@ -63,6 +64,28 @@ class NotationContext(Protocol):
 
     @property
     def known_units(self) -> Collection[UnitRef]: ...
+
+
+class KnownUnits(Collection["UnitRef"]):
+    """The known units of a notation context, as the union of a few collections (a state's
+    divisions and its corps): membership is each part's own, never a scan."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, *parts: Collection[UnitRef]) -> None:
+        self._parts = parts
+
+    def __contains__(self, ref: object) -> bool:
+        return any(ref in p for p in self._parts)
+
+    def __iter__(self) -> Iterator[UnitRef]:
+        return iter(dict.fromkeys(r for p in self._parts for r in p))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __bool__(self) -> bool:
+        return any(len(p) for p in self._parts)
 
 
 UnitType = DivisionKind | CorpsKind | CommandKind | None
@@ -358,17 +381,21 @@ class _Reader(Cursor):
     def resolve(self, raw: _RawUnit, context: NotationContext | None) -> UnitRef:
         """The one unit `raw` names among the known units, if any are known."""
         units = context.known_units if context is not None else ()
-        same_number = sorted({u for u in units if u.number == raw.number}, key=str)
+
+        def same_number() -> list[UnitRef]:
+            return sorted({u for u in units if u.number == raw.number}, key=str)
+
         if raw.kinds:
             refs = [UnitRef(raw.number, k, raw.regiment) for k in raw.kinds]
             found = [r for r in refs if r in units or r.division in units] if units else refs
             if not found:
                 listed = " or ".join(map(str, refs))
-                expected = f"one of {', '.join(map(str, same_number))}" if same_number else None
+                others = same_number()
+                expected = f"one of {', '.join(map(str, others))}" if others else None
                 raise self.error(IllegalNotationError, f"no such unit {listed}", expected, raw.at)
         elif not units:
             raise self.error(InvalidNotationError, "unit type missing", _TYPES, raw.name_at)
-        elif not (found := same_number):
+        elif not (found := same_number()):
             raise self.error(IllegalNotationError, f"no unit numbered {raw.number}", at=raw.at)
         if len(found) > 1:
             written = f"{raw.number} {raw.name}".strip()

@@ -52,6 +52,7 @@ Item = Phrase | Slot | Group
 _PUNCT = frozenset(":;,/()")
 
 
+@cache
 def _phrase_pattern(words: tuple[tuple[str, ...], ...]) -> re.Pattern[str]:
     body = ""
     for n, alternatives in enumerate(words):

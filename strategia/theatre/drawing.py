@@ -22,21 +22,15 @@ from strategia.notation.refs import NotationError, parse_cell
 Vertex = tuple[Fraction, Fraction]
 
 
-def _round_half_up(x: Fraction) -> int:
-    return int((x + Fraction(1, 2)).__floor__())
-
-
 def cell_line(a: Cell, b: Cell) -> list[Cell]:
     """The straight line of cells from `a` to `b`, each a neighbour of the last (both included)."""
     d_lon, d_lat = a.offset(b)
     n = max(abs(d_lon), abs(d_lat))
     if n == 0:
         return [a]
+    # k·d/n rounded half up, in whole numbers: ⌊(2·k·d + n) / 2n⌋
     return [
-        Cell(
-            a.lon + _round_half_up(Fraction(k * d_lon, n)),
-            a.lat + _round_half_up(Fraction(k * d_lat, n)),
-        )
+        Cell(a.lon + (2 * k * d_lon + n) // (2 * n), a.lat + (2 * k * d_lat + n) // (2 * n))
         for k in range(n + 1)
     ]
 

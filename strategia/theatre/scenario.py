@@ -68,6 +68,11 @@ class Forces:
     deployment: tuple[Placement, ...] = ()
     mobilisation: tuple[Arrival, ...] = ()
     fronts: tuple[FrontSetup, ...] = ()
+    _corps: dict[UnitRef, CorpsSetup] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_ref = {c.ref: c for c in reversed(self.corps)}  # the first, as a search finds
+        object.__setattr__(self, "_corps", by_ref)
 
     def army_divisions(self, army: ArmySetup) -> list[UnitRef]:
         """The divisions an army commands, its corps' divisions included (5.6)."""
@@ -88,10 +93,8 @@ class Forces:
 
     def divisions_of(self, ref: UnitRef) -> list[UnitRef]:
         """A division itself, or a corps' divisions."""
-        for c in self.corps:
-            if c.ref == ref:
-                return list(c.divisions)
-        return [ref]
+        corps = self._corps.get(ref)
+        return list(corps.divisions) if corps is not None else [ref]
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +206,7 @@ def check_scenario(sc: Scenario) -> list[Problem]:
             )
     division_numbers: Counter[int] = Counter()
     corps_numbers: Counter[int] = Counter()
+    relief = sc.theatre["relief"].values
     for f in sc.forces:
         where = f"forces.{f.state}"
         if f.state not in codes:
@@ -224,10 +228,7 @@ def check_scenario(sc: Scenario) -> list[Problem]:
                             f"{p}: cell {cell} off the map, which is {sc.width} x {sc.height}",
                         )
                     )
-                elif (
-                    sc.theatre["relief"].values[terrain.index(sc.theatre, cell)]
-                    == terrain.Relief.WATER
-                ):
+                elif relief[terrain.index(sc.theatre, cell)] == terrain.Relief.WATER:
                     problems.append(Problem(where, f"{p}: cell {cell} is water"))
         _check_mobilisation(sc, f, problems)
     for n, k in division_numbers.items():

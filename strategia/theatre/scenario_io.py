@@ -103,6 +103,9 @@ def _grid(
     if width > MAX_SIDE or len(rows) > MAX_SIDE:
         r.add(rows[0][0], None, f"map.{key}: {width} x {len(rows)}, at most {MAX_SIDE} a side")
         return None
+    lines = [line for _, line in rows]
+    if all(len(line) == width for line in lines) and set("".join(lines)) <= legend.keys():
+        return [[legend[ch] for ch in line] for line in lines], width
     grid: list[list[Any]] = []
     ok = True
     for n, line in rows:
@@ -254,10 +257,9 @@ def _infrastructure(r: Reader, data: dict[str, Any], ds: Any) -> Any:
     return ds
 
 
-def _divisions_named(ref: UnitRef, corps: list[CorpsSetup]) -> list[UnitRef]:
-    for c in corps:
-        if c.ref == ref:
-            return list(c.divisions)
+def _divisions_named(ref: UnitRef, corps: dict[UnitRef, CorpsSetup]) -> list[UnitRef]:
+    if ref in corps:
+        return list(corps[ref].divisions)
     return [ref] if ref.echelon == "division" else []
 
 
@@ -307,6 +309,8 @@ def _forces(
         else:
             r.add(n, 1, f"{table}: {parent} is a division: fronts, armies and corps have members")
     deployment = []
+    corps_of = {c.ref: c for c in reversed(corps)}  # the first of a number, as a search finds
+    relief = ds["relief"].values
     w, h = terrain.size(ds)
     for n, line in r.block(table, "deployment", body.get("deployment", "")):
         if not line.strip() or line.strip().startswith("#"):
@@ -325,13 +329,11 @@ def _forces(
                 f"cell {bad[0]} off the map, which is {w} x {h}",
             )
             continue
-        wet = [
-            c for c in p.cells if ds["relief"].values[terrain.index(ds, c)] == terrain.Relief.WATER
-        ]
+        wet = [c for c in p.cells if relief[terrain.index(ds, c)] == terrain.Relief.WATER]
         if wet:
             r.add(n, None, f"{table}.deployment: {line.strip()}: cell {wet[0]} is water")
         deployment.append(p)
-        for ref in _divisions_named(p.unit, corps):
+        for ref in _divisions_named(p.unit, corps_of):
             _claim(r, n, ref, seen, f"{table}.deployment")
     arrivals = []
     for n, line in r.block(table, "mobilisation", body.get("mobilisation", "")):

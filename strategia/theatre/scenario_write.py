@@ -113,8 +113,9 @@ def _places(ds: Any) -> list[str]:
     by_kind: dict[str, list[str]] = {"cities": [], "capitals": [], "fortresses": []}
     settlement = ds["settlement"].values
     fortress = ds["fortress"].values
+    lons, lats = ds.lon.values, ds.lat.values
     for i, j in zip(*np.nonzero((settlement > 0) | fortress), strict=True):
-        lon, lat = int(ds.lon[i]), int(ds.lat[j])
+        lon, lat = int(lons[i]), int(lats[j])
         kinds = []
         if settlement[i, j] == 2:
             kinds.append("capitals")
