@@ -23,7 +23,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 # What a header may hold beyond the golden journals' (written before the game store): the
 # versions it was played with, the secret seed, the house files' names.
-NEW_IN_HEADER = {"format", "game", "seed", "engine", "rules", "house_files"}
+NEW_IN_HEADER = {"format", "game", "seed", "engine", "rules", "house_files", "clock"}
 
 
 def _bodies(g: Game) -> list[dict[str, object]]:

@@ -34,6 +34,10 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument("--seed", type=int)
     c.add_argument("--house", action="append", help="house-rules file (0.3), kept in the game")
     c.add_argument("--limit-interventions", action="store_true", help="9.4: one in 7 turns")
+    c.add_argument("--clock", action="store_true", help="play with clocks (1.9, 5.2)")
+    c.add_argument(
+        "--clock-minutes", type=float, help="minutes a move instead of the level's (1.9)"
+    )
     c = cmd("order", "give an order in journal notation", order)
     c.add_argument("game", type=Path)
     c.add_argument("text")
@@ -77,6 +81,10 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument("text")
     c.add_argument("--cell", help="close the road here")
     c.add_argument("--turns", type=int)
+    c = cmd("extend", "give the move in progress more time on the clock (1.9)", extend)
+    c.add_argument("game", type=Path)
+    c.add_argument("minutes", type=float)
+    c.add_argument("--note", default="", help="why: the sides are told")
     c = cmd("undo", "take back the last order of the move", undo)
     c.add_argument("game", type=Path)
     c = cmd("score", "the score of each side with its breakdown (reconstructed, 1.1)", score_cmd)
@@ -93,9 +101,21 @@ def new(args: argparse.Namespace) -> Output:
         seed=args.seed,
         house=args.house,
         limit_interventions=args.limit_interventions,
+        clock=args.clock or None,
+        clock_minutes=args.clock_minutes,
     )
     return Output(
         f"{args.game}: «{g.scenario.name}», level {g.level}, turn {g.state.turn}, {g.side} to move",
+        _status(g),
+    )
+
+
+def extend(args: argparse.Namespace) -> Output:
+    g = _open(args)
+    left = g.extend(args.minutes, args.note)
+    return Output(
+        f"{args.game}: the move extended by {args.minutes:g} min, {int(left) // 60}:"
+        f"{int(left) % 60:02d} left",
         _status(g),
     )
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
+from strategia.core.numbers import num
 from strategia.engine.result import Result
 from strategia.explain.trace import Explained, Step
 from strategia.game.accounts import Told, told
@@ -99,6 +100,9 @@ class SideChannel:
             elif d["kind"] == "answer":
                 answer = d["answer"][lang] if isinstance(d["answer"], dict) else d["answer"]
                 lines.append(f"  [{words[1]}] {d['question']}  →  {answer}")
+            elif d["kind"] == "extend":
+                note = f": {d['text']}" if d.get("text") else ""
+                lines.append(f"  [{words[2]}] {_extended(d['minutes'], lang)}{note}")
             elif d["kind"] in ("announcement", "reject", "amend"):
                 amended = f" → {d['order']}" if "order" in d else ""
                 lines.append(f"  [{words[2]}] {d['text']}{amended}")
@@ -169,6 +173,9 @@ class SideChannel:
                 turn = int(e.data.get("turn_after", turn))
             elif e.kind == "order" and e.data.get("side") == self.side:
                 mine.add(e.seq)
+            elif e.kind == "extend":  # every side hears of it (1.9)
+                d = {"kind": "extend", "turn": turn, "minutes": e.data["minutes"]}
+                out.append((e.seq, d | ({"text": e.data["note"]} if e.data.get("note") else {})))
             elif e.kind in ("reject", "amend") and int(e.data["of"]) in mine:
                 d = {"kind": e.kind, "turn": turn, "text": str(e.data.get("note", ""))}
                 if "order" in e.data:
@@ -192,6 +199,13 @@ class SideChannel:
              if e.kind == "intervention" and e.data.get("text") == text),
             0,
         )  # fmt: skip
+
+
+def _extended(minutes: float, lang: Lang) -> str:
+    m = num(minutes, lang)
+    if lang == "en":
+        return f"time for the move extended by {m} min"
+    return f"время хода продлено на {m} мин"
 
 
 def _as_result(t: Told) -> Result:

@@ -9,36 +9,35 @@ created, never from the scenario's seed, which the players may hold.
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from strategia.core.collector import collector_paused
-from strategia.core.errors import Problem, RuleDataError
-from strategia.core.geometry import Cell
+from strategia.core.errors import InactiveRuleError, Problem, RuleDataError
 from strategia.core.i18n import Lang
 from strategia.engine import flow
 from strategia.engine.apply import apply
-from strategia.engine.result import OrderError, Result
+from strategia.engine.result import Result
 from strategia.engine.state import GameState
 from strategia.explain.trace import Explained
 from strategia.game import textform
-from strategia.game.history import GameError, History, game_rules
+from strategia.game.clock import check_clock_level
+from strategia.game.history import GameError, game_rules
+from strategia.game.mediation import Mediation
 from strategia.game.questions import parse_question
 from strategia.game.review import review
 from strategia.game.salvage import salvage
 from strategia.game.scoring import score
 from strategia.game.sqlite_file import remove_file
-from strategia.game.store import FORMAT, Entry, GameStore, StoreError
+from strategia.game.store import FORMAT, GameStore, StoreError
 from strategia.game.views import side_context
-from strategia.notation.orders import Order, parse_order
-from strategia.notation.refs import IllegalNotationError
-from strategia.rules.kinds import Side, side_name
+from strategia.notation.orders import parse_order
+from strategia.rules import RuleSet
+from strategia.rules.kinds import side_name
 from strategia.rules.load import apply_house_text
-from strategia.theatre import terrain
 from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import format_scenario, load_scenario
 
@@ -48,7 +47,7 @@ T = TypeVar("T")
 __all__ = ["PHASES", "Game", "GameError"]
 
 
-class Game(History):
+class Game(Mediation):
     """A game in progress: its store (`journal`), rules, current state and what it recorded."""
 
     # --- creating and opening ----------------------------------------------------------------
@@ -63,11 +62,17 @@ class Game(History):
         seed: int | None = None,
         house: list[str] | None = None,
         limit_interventions: bool = False,
+        clock: bool | None = None,
+        clock_minutes: float | None = None,
     ) -> Game:
         """A new game file of `scenario` at `path`. The scenario and the house rules are
-        checked before anything is written; `seed` overrides the secret seed (for tests)."""
+        checked before anything is written; `seed` overrides the secret seed (for tests).
+        `clock` plays with clocks (1.9; default: the scenario's setting), each move having the
+        level's time from the rules, or `clock_minutes` if given."""
         with collector_paused():
-            return cls._new(scenario, path, level, seed, house, limit_interventions)
+            return cls._new(
+                scenario, path, level, seed, house, limit_interventions, (clock, clock_minutes)
+            )
 
     @classmethod
     def _new(
@@ -78,6 +83,7 @@ class Game(History):
         seed: int | None,
         house: list[str] | None,
         limit_interventions: bool,
+        clocks: tuple[bool | None, float | None] = (None, None),
     ) -> Game:
         from strategia import __version__
 
@@ -89,6 +95,18 @@ class Game(History):
         rules = game_rules(sc, level, [], str(path))
         for name, text in houses:
             rules = apply_house_text(rules, text, name)
+        if level == 3 and not sc.settings.mediator:
+            raise GameError(
+                f"{sc.name}: level 3 without a mediator is impossible (1.4: «Игра на 3-м уровне "
+                "игры без посредника невозможна», as some information must be hidden from the "
+                "players); play it at level 1 or 2, or with a mediator",
+                ru=f"{sc.name}: игра на 3-м уровне без посредника невозможна (1.4: «в силу "
+                "необходимости сокрытия ряда информации от играющих»); играйте на 1-2 уровне "
+                "или с посредником",
+            )
+        minutes = clocks[1] if clocks[1] is not None else sc.settings.clock_minutes
+        clock = clocks[0] if clocks[0] is not None else (minutes > 0 or clocks[1] is not None)
+        _check_clock(rules, clock, minutes)
         header = {
             "format": FORMAT,
             "game": "strategic",
@@ -98,7 +116,8 @@ class Game(History):
             "seed": secrets.randbits(63) if seed is None else seed,
             "house": [text for _, text in houses],
             "house_files": [name for name, _ in houses],
-            "clock_minutes": sc.settings.clock_minutes,
+            "clock": clock,
+            "clock_minutes": minutes,
             "mediator": sc.settings.mediator,
             "limit_interventions": limit_interventions,
             "engine": __version__,
@@ -198,25 +217,6 @@ class Game(History):
 
     # --- commands: each catches up, computes, writes its entries, then takes effect ------------
 
-    def _command(self, body: Callable[[], T]) -> T:
-        """Run a command in one write transaction: what others appended is taken in first;
-        if anything fails, nothing is written and this game is as it was. (A command within
-        another is part of it.)"""
-        if self.journal.in_transaction:
-            return body()
-        saved: dict[str, Any] | None = None
-        try:
-            with collector_paused(), self.journal.transaction() as new:
-                self._take(new)
-                saved = {k: list(v) if isinstance(v, list) else v for k, v in self.__dict__.items()}
-                out = body()
-                self.seen = self.journal.last_seq
-            return out
-        except BaseException:
-            if saved is not None:
-                self.__dict__.update(saved)
-            raise
-
     def order(self, text: str, side: str | None = None) -> Result | None:
         """Give an order in journal notation; at level 3 it waits for `end_turn` (returns None)."""
 
@@ -227,6 +227,7 @@ class Game(History):
             order = parse_order(text, side_context(self.state, known) if known else self.state)
             owner = self._side_of_order(order)
             who = known or owner
+            self._on_time(who, text)
             if self.simultaneous:
                 if who != owner:  # the same words whether the unit is the enemy's or nobody's
                     raise GameError(
@@ -297,131 +298,6 @@ class Game(History):
 
         return self._command(body)
 
-    def intervene(self, text: str, cell: Cell | None = None, turns: int | None = None) -> str:
-        """A mediator's input (9.4): a note, or weather closing the road at `cell` for `turns`."""
-
-        def body() -> str:
-            self._playing()
-            self._check_intervention(text, cell, turns)
-            limit = int(self.rules.value("mediator", "intervention_limit_turns"))
-            if self.journal.header.get("limit_interventions") and any(
-                t > self.state.turn - limit for t, _ in self.interventions
-            ):
-                raise GameError(
-                    f"the players limited interventions to one in {limit} turns (9.4)",
-                    ru=f"игроки ограничили вмешательства: одно за {limit} ходов (9.4)",
-                )
-            self.journal.append(
-                "intervention", {"text": text, "cell": str(cell) if cell else None, "turns": turns}
-            )
-            self._intervene(text, cell, turns)
-            return text
-
-        return self._command(body)
-
-    def submitted(self) -> list[dict[str, Any]]:
-        """The orders sealed for this turn (level 3), as the mediator sees them: entry, side,
-        order (as amended), when it was given, and the mediator's notes on it."""
-        notes: dict[int, list[str]] = {}
-        for e in self.journal.entries:
-            if e.kind in ("reject", "amend"):
-                notes.setdefault(int(e.data["of"]), []).append(str(e.data.get("note", "")))
-        times = {e.seq: e.time for e in self.journal.entries if e.kind == "order"}
-        return [
-            {"seq": seq, "side": side, "order": order.format("ru"), "time": times.get(seq, ""),
-             "notes": notes.get(seq, [])}
-            for seq, side, order in self.queued
-        ]  # fmt: skip
-
-    def reject(self, seq: int, note: str) -> None:
-        """The mediator rejects a sealed order (level 3), with a note the side is told."""
-        self._settle_command(seq, None, note)
-
-    def amend(self, seq: int, text: str, note: str) -> None:
-        """The mediator amends a sealed order (level 3) to `text`, with a note the side is told."""
-        self._settle_command(seq, text, note)
-
-    def _settle_command(self, seq: int, text: str | None, note: str) -> None:
-        def body() -> None:
-            self._playing()
-            if not note.strip():
-                raise GameError(
-                    "a note is needed: the side is told why",
-                    ru="нужна пометка: сторона узнает почему",
-                )
-            sealed = {s: (side, o) for s, side, o in self.queued}
-            if seq not in sealed:
-                raise GameError(
-                    f"entry {seq}: no order sealed for this turn",
-                    ru=f"запись {seq}: такого приказа на этот ход нет",
-                )
-            data: dict[str, Any] = {"of": seq, "note": note}
-            if text is not None:
-                side = sealed[seq][0]
-                order = parse_order(text, side_context(self.state, side))
-                if self._side_of_order(order) != side:
-                    raise GameError(
-                        f"{text}: {side} has no unit {order.unit} on the map",
-                        ru=f"{text}: у {side_name(side, 'ru', 'gen')} нет {order.unit} на карте",
-                    )
-                data["order"] = order.format("ru")
-            self.journal.append("reject" if text is None else "amend", data)
-            self._settle(seq, data.get("order"))
-
-        self._command(body)
-
-    def undoable(self) -> Entry | None:
-        """The entry `undo` would take back: the last order or intervention of the current move
-        not taken back yet (None if there is none)."""
-        undone = {int(e.data["of"]) for e in self.journal.entries if e.kind == "undo"}
-        for e in reversed(self.journal.entries):
-            if e.kind in ("end-turn", "game"):
-                return None
-            if e.kind in ("order", "intervention") and e.seq not in undone:
-                return e
-        return None
-
-    def undo(self) -> None:
-        """Take back the last order or intervention of the current move (levels 1-2), one after
-        another."""
-
-        def body() -> None:
-            self._playing()
-            last = self.undoable()
-            if last is None:
-                raise GameError(
-                    "nothing to undo in this move: only the move's orders and interventions "
-                    "can be taken back",
-                    ru="в этом ходе нечего отменять: отменить можно только приказы и "
-                    "вмешательства этого хода",
-                )
-            self.journal.append("undo", {"of": last.seq})
-            fresh = Game._load(self.journal)
-            self.__dict__.update(fresh.__dict__)
-
-        self._command(body)
-
-    def intervention_list(self) -> list[dict[str, Any]]:
-        """The interventions in force in the journal: seq, turn, text, cell and turns of each."""
-        undone = {int(e.data["of"]) for e in self.journal.entries if e.kind == "undo"}
-        turn, out = 1, []
-        for e in self.journal.entries:
-            if e.kind == "end-turn":
-                turn = int(e.data.get("turn_after", turn))
-            elif e.kind == "intervention" and e.seq not in undone:
-                out.append({"seq": e.seq, "turn": turn, **e.data})
-        return out
-
-    def end_game(self) -> None:
-        """The war ends: peace talks (1.5); no more orders."""
-
-        def body() -> None:
-            self._playing()
-            self.journal.append("phase", {"phase": "peace"})
-            self.phase = "peace"
-
-        self._command(body)
-
     def orders(self, texts: Sequence[str], side: str | None = None) -> list[Result | None]:
         """Several orders as one command (a side's orders for the turn): every one is written
         and synced once, or, if one is refused, none is (its error says which)."""
@@ -451,58 +327,6 @@ class Game(History):
     def review(self) -> dict[str, Explained[float]]:
         """Without a mediator (6.3, 9.3): the orders checked after the game, per side."""
         return review(self.results, self.rules)
-
-    def clock(self, now: dt.datetime | None = None) -> float | None:
-        """Seconds left of the side's move on the clock (1.9), or None without a clock."""
-        minutes = float(self.journal.header.get("clock_minutes", 0))
-        if minutes <= 0:
-            return None
-        began = next(
-            (e.time for e in reversed(self.journal.entries) if e.kind in ("end-turn", "game")), ""
-        )
-        start = dt.datetime.fromisoformat(began)
-        now = now or dt.datetime.now(dt.UTC)
-        return max(0.0, minutes * 60 - (now - start).total_seconds())
-
-    # --- checks -----------------------------------------------------------------------------------
-
-    def _playing(self) -> None:
-        if self.phase == "peace":
-            raise GameError(
-                "the game is over: peace talks (1.5)", ru="игра окончена: мирные переговоры (1.5)"
-            )
-
-    def known_side(self, side: str) -> str:
-        """`side` as the game keeps it ("Blue", "синие" and "blue" are one side)."""
-        sides = flow.sides_in_order(self.state, self.rules)
-        key = found.key if (found := Side.find(side)) is not None else side
-        if key not in sides:
-            raise GameError(
-                f"side {side!r}: this game's sides are {', '.join(sides)}",
-                ru=f"сторона «{side}»: в этой игре {', '.join(side_name(s) for s in sides)}",
-            )
-        return key
-
-    def _side_of_order(self, order: Order) -> str:
-        if order.unit in self.state.units:
-            return self.state.side_of(order.unit)
-        members = [u for u in self.state.units.values() if u.corps == order.unit]
-        if members:
-            return self.state.side_of(members[0].ref)
-        raise OrderError(
-            f"{order}: {order.unit} is not on the map", ru=f"{order}: {order.unit} нет на карте"
-        )
-
-    def _check_intervention(self, text: str, cell: Cell | None, turns: int | None) -> None:
-        if not text.strip():
-            raise GameError("an intervention needs its text (what the mediator decides)")
-        if cell is not None and not terrain.on_map(self.state.theatre, cell):
-            w, h = terrain.size(self.state.theatre)
-            raise IllegalNotationError(
-                str(cell), f"cell off the map, which is {w} x {h}", 1, f"longitude 1..{w}"
-            )
-        if turns is not None and not (isinstance(turns, int) and 1 <= turns <= 1000):
-            raise GameError(f"--turns {turns!r}: expected a whole number of turns from 1 to 1000")
 
     # --- export ---------------------------------------------------------------------------------
 
@@ -547,3 +371,20 @@ def _read_house(path: Path) -> tuple[str, str]:
     except (OSError, UnicodeDecodeError) as e:
         why = e.strerror if isinstance(e, OSError) else str(e)
         raise RuleDataError(str(path), [Problem(str(path), why or str(e))]) from None
+
+
+def _check_clock(rules: RuleSet, clock: bool, minutes: float) -> None:
+    if not isinstance(minutes, int | float) or not 0 <= minutes <= 120:
+        raise GameError(
+            f"clock minutes {minutes!r}: expected 0 (the level's time) to 120",
+            ru=f"часы: {minutes!r} мин — нужно от 0 (время уровня) до 120",
+        )
+    if not clock:
+        return
+    try:
+        check_clock_level(rules)
+    except InactiveRuleError:
+        raise GameError(
+            "clocks are played at levels 2 and 3 (1.9)",
+            ru="с часами играют на 2 и 3 уровнях (1.9)",
+        ) from None

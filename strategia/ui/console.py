@@ -28,6 +28,7 @@ from strategia.game.views import mediator_view, to_geojson, view_for
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import side_name
 from strategia.ui import hover, layers, marks
+from strategia.ui.clock_panel import ClockLabel
 from strategia.ui.mapview import MapView
 from strategia.ui.order_form import error_html, submit_on_enter
 from strategia.ui.panels import Panels
@@ -44,7 +45,7 @@ T = {
     "view": Text("View", "Вид"),
     "mediator": Text("mediator", "посредник"),
     "working": Text("working…", "идет расчет…"),
-    "clock": Text("clock", "часы"),
+    "clock_on": Text("with clocks", "с часами"),
     "no_clock": Text("no clock", "без часов"),
     "find": Text("Find", "Найти"),
     "legend": Text("Legend", "Условные знаки"),
@@ -112,7 +113,9 @@ class Console:
 
     def catch_up(self) -> bool:
         """Take in what the teams and other writers appended; redraw if anything came."""
-        return caught_up(self.game, self.refresh)
+        came = caught_up(self.game, self.refresh)
+        self.clock.tick()
+        return came
 
     def watch(self) -> None:
         """Catch up by itself (`strategia.ui.watch`): the teams' orders show within a second."""
@@ -141,6 +144,8 @@ class Console:
         self._where: dict[str, tuple[int, int]] = {}
         self.reach_costs: dict[tuple[int, int], float] = {}
         self.status = w.HTML(layout=w.Layout(flex="1 1 auto"))
+        self.clock = ClockLabel(game, self.lang)
+        self.clock.widget.layout = w.Layout(width="110px")
         self.busy = w.HTML(layout=w.Layout(width="110px"))
         self.message = w.HTML(layout=w.Layout(min_height="18px"))
         self.view_choice = w.ToggleButtons(
@@ -185,7 +190,7 @@ class Console:
         self.lang_choice.add_class("sg-lang")
         self.lang_choice.observe(lambda ch: self.set_lang(str(ch["new"])), names="value")
         head = w.HBox(
-            [self.status, self.message, self.busy, legend, self.lang_choice],
+            [self.status, self.clock.widget, self.message, self.busy, legend, self.lang_choice],
             layout=w.Layout(flex_flow="row nowrap", align_items="flex-start", width="100%"),
         )
         self.widget.children = [
@@ -243,12 +248,7 @@ class Console:
     def refresh(self) -> None:
         g = self.game
         lang = self.lang
-        left = g.clock()
-        clock = (
-            T["no_clock"](lang)
-            if left is None
-            else f"{T['clock'](lang)} {int(left) // 60}:{int(left) % 60:02d}"
-        )
+        clock = T["no_clock"](lang) if not g.clocked else T["clock_on"](lang)
         who = (
             Text("every side gives orders", "приказы отдают все стороны")(lang)
             if g.simultaneous
@@ -267,6 +267,7 @@ class Console:
         self.mapview.show_fights(self.fight_marks())
         self._undo_label()
         self.panels.refresh(self.history)
+        self.clock.tick()
 
     def _undo_label(self) -> None:
         last = self.game.undoable() if self.history is None else None

@@ -27,6 +27,7 @@ from strategia.game.game import Game
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import side_name
 from strategia.ui.battles_panel import BattlesPanel
+from strategia.ui.clock_panel import ClockPanel
 from strategia.ui.mediator_panel import JournalPanel, MediatorPanel
 from strategia.ui.order_form import OrderForm, order_menu, submit_on_enter
 from strategia.ui.rules_panel import RatingWorkbench, rules_sheet_panel
@@ -86,6 +87,7 @@ class Panels:
         self.journal = JournalPanel(console)
         self.mediator = MediatorPanel(console)
         self.sealed = SealedPanel(console)
+        self.clock = ClockPanel(console)
         self.recon_side = w.Dropdown(
             options=console._viewers()[1:], description=Text("side", "сторона")(lang)
         )
@@ -105,7 +107,7 @@ class Panels:
                 self.journal.widget,
                 w.VBox([self.recon_side, self.question, self.ask, self.ask_error, self.answers]),
                 self.score,
-                w.VBox([self.sealed.widget, self.mediator.widget]),
+                w.VBox([self.clock.widget, self.sealed.widget, self.mediator.widget]),
                 w.VBox(
                     [
                         w.HTML(
@@ -145,6 +147,7 @@ class Panels:
         self.journal.refresh(history)
         self.mediator.refresh()
         self.sealed.refresh()
+        self.clock.refresh()
         answers = [a for a in g.answers if mediator or a["side"] == self.c.viewer]
         rows = []
         for a in answers:

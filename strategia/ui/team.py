@@ -33,6 +33,7 @@ from strategia.game.views import SideView, to_geojson
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import side_name
 from strategia.ui import hover, layers
+from strategia.ui.clock_panel import ClockLabel
 from strategia.ui.mapview import MapView
 from strategia.ui.order_form import OrderForm, error_html, submit_on_enter
 from strategia.ui.watch import caught_up, watch
@@ -57,7 +58,6 @@ T = {
     "none": Text("none yet", "пока нет"),
     "working": Text("working…", "идет расчет…"),
     "peace": Text("the war is over: peace talks", "война окончена: мирные переговоры"),
-    "clock": Text("clock", "часы"),
 }
 
 
@@ -78,6 +78,8 @@ class TeamScreen:
         self._features: dict[str, Any] = {"features": []}
         self._watch: asyncio.Task[None] | None = None
         self.status = w.HTML()
+        self.clock = ClockLabel(self.game, self.lang)
+        self.clock.widget.layout = w.Layout(margin="0 12px")
         self.message = w.HTML()
         self.busy = w.HTML(layout=w.Layout(width="110px"))
         self.mapview = MapView(game.state.theatre, game.level, self.click, self.lang)
@@ -108,7 +110,7 @@ class TeamScreen:
             tabs.set_title(k, T[key](self.lang))
         self.widget = w.VBox(
             [
-                w.HBox([self.status, self.busy]),
+                w.HBox([self.status, self.clock.widget, self.busy]),
                 self.message,
                 w.HBox(
                     [
@@ -161,16 +163,10 @@ class TeamScreen:
             move = f"<b>{T['your_move'](lang)}</b>"
         else:
             move = T["their_move"].format(side=side_name(st["to_move"], lang))(lang)
-        clock = st["clock_seconds_left"]
-        timer = (
-            ""
-            if clock is None
-            else f", {T['clock'](lang)} {int(clock) // 60}:{int(clock) % 60:02d}"
-        )
         self.status.value = (
             f"<b>{_e(side_name(ch.side, lang, capital=True))}</b> — "
             f"<b>{_e(self.game.scenario.name)}</b>, {T['turn'](lang)} {st['turn']}, {move}, "
-            f"{T['level'](lang)} {st['level']}{timer}"
+            f"{T['level'](lang)} {st['level']}"
         )
         self.mapview.show_units(self.units_geojson())
         fights = ch.fights(st["turn"])
@@ -178,6 +174,7 @@ class TeamScreen:
             [("battle", *_cell(r), r.outcome(lang)) for _, r in fights if r.battle is not None]
         )
         self.form.refresh()
+        self.clock.tick()
         self._show_given()
         self.journal.value = f"<pre style='white-space:pre-wrap'>{_e(ch.journal_text(lang))}</pre>"
         self._show_answers()
@@ -287,7 +284,9 @@ class TeamScreen:
 
     def catch_up(self) -> bool:
         """Take in what other writers appended; redraw if anything came (True)."""
-        return caught_up(self.game, self.refresh)
+        came = caught_up(self.game, self.refresh)
+        self.clock.tick()
+        return came
 
     def watch(self) -> None:
         """Catch up by itself (`strategia.ui.watch`)."""

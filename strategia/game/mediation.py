@@ -1,0 +1,219 @@
+"""The mediator's commands (1.4, 9.3, 9.4): interventions, sealed orders rejected or amended
+(level 3), undo, the end of the war, and the planning clock extended (1.9)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from strategia.core.geometry import Cell
+from strategia.engine import flow
+from strategia.game.clock import Clock, clock_of
+from strategia.game.commands import Commands
+from strategia.game.history import GameError
+from strategia.game.store import Entry
+from strategia.game.views import side_context
+from strategia.notation.orders import parse_order
+from strategia.notation.refs import IllegalNotationError
+from strategia.rules.kinds import side_name
+from strategia.theatre import terrain
+
+
+class Mediation(Commands):
+    """The commands a mediator gives, beside the sides' orders."""
+
+    def intervene(self, text: str, cell: Cell | None = None, turns: int | None = None) -> str:
+        """A mediator's input (9.4): a note, or weather closing the road at `cell` for `turns`."""
+
+        def body() -> str:
+            self._playing()
+            self._check_intervention(text, cell, turns)
+            limit = int(self.rules.value("mediator", "intervention_limit_turns"))
+            if self.journal.header.get("limit_interventions") and any(
+                t > self.state.turn - limit for t, _ in self.interventions
+            ):
+                raise GameError(
+                    f"the players limited interventions to one in {limit} turns (9.4)",
+                    ru=f"игроки ограничили вмешательства: одно за {limit} ходов (9.4)",
+                )
+            self.journal.append(
+                "intervention", {"text": text, "cell": str(cell) if cell else None, "turns": turns}
+            )
+            self._intervene(text, cell, turns)
+            return text
+
+        return self._command(body)
+
+    def submitted(self) -> list[dict[str, Any]]:
+        """The orders sealed for this turn (level 3), as the mediator sees them: entry, side,
+        order (as amended), when it was given, and the mediator's notes on it."""
+        notes: dict[int, list[str]] = {}
+        for e in self.journal.entries:
+            if e.kind in ("reject", "amend"):
+                notes.setdefault(int(e.data["of"]), []).append(str(e.data.get("note", "")))
+        times = {e.seq: e.time for e in self.journal.entries if e.kind == "order"}
+        return [
+            {"seq": seq, "side": side, "order": order.format("ru"), "time": times.get(seq, ""),
+             "notes": notes.get(seq, [])}
+            for seq, side, order in self.queued
+        ]  # fmt: skip
+
+    def reject(self, seq: int, note: str) -> None:
+        """The mediator rejects a sealed order (level 3), with a note the side is told."""
+        self._settle_command(seq, None, note)
+
+    def amend(self, seq: int, text: str, note: str) -> None:
+        """The mediator amends a sealed order (level 3) to `text`, with a note the side is told."""
+        self._settle_command(seq, text, note)
+
+    def _settle_command(self, seq: int, text: str | None, note: str) -> None:
+        def body() -> None:
+            self._playing()
+            if not note.strip():
+                raise GameError(
+                    "a note is needed: the side is told why",
+                    ru="нужна пометка: сторона узнает почему",
+                )
+            sealed = {s: (side, o) for s, side, o in self.queued}
+            if seq not in sealed:
+                raise GameError(
+                    f"entry {seq}: no order sealed for this turn",
+                    ru=f"запись {seq}: такого приказа на этот ход нет",
+                )
+            data: dict[str, Any] = {"of": seq, "note": note}
+            if text is not None:
+                side = sealed[seq][0]
+                order = parse_order(text, side_context(self.state, side))
+                if self._side_of_order(order) != side:
+                    raise GameError(
+                        f"{text}: {side} has no unit {order.unit} on the map",
+                        ru=f"{text}: у {side_name(side, 'ru', 'gen')} нет {order.unit} на карте",
+                    )
+                data["order"] = order.format("ru")
+            self.journal.append("reject" if text is None else "amend", data)
+            self._settle(seq, data.get("order"))
+
+        self._command(body)
+
+    def undoable(self) -> Entry | None:
+        """The entry `undo` would take back: the last order or intervention of the current move
+        not taken back yet (None if there is none)."""
+        undone = {int(e.data["of"]) for e in self.journal.entries if e.kind == "undo"}
+        for e in reversed(self.journal.entries):
+            if e.kind in ("end-turn", "game"):
+                return None
+            if e.kind in ("order", "intervention") and e.seq not in undone:
+                return e
+        return None
+
+    def undo(self) -> None:
+        """Take back the last order or intervention of the current move (levels 1-2), one after
+        another."""
+
+        def body() -> None:
+            self._playing()
+            last = self.undoable()
+            if last is None:
+                raise GameError(
+                    "nothing to undo in this move: only the move's orders and interventions "
+                    "can be taken back",
+                    ru="в этом ходе нечего отменять: отменить можно только приказы и "
+                    "вмешательства этого хода",
+                )
+            self.journal.append("undo", {"of": last.seq})
+            fresh = type(self)._load(self.journal)
+            self.__dict__.update(fresh.__dict__)
+
+        self._command(body)
+
+    def intervention_list(self) -> list[dict[str, Any]]:
+        """The interventions in force in the journal: seq, turn, text, cell and turns of each."""
+        undone = {int(e.data["of"]) for e in self.journal.entries if e.kind == "undo"}
+        turn, out = 1, []
+        for e in self.journal.entries:
+            if e.kind == "end-turn":
+                turn = int(e.data.get("turn_after", turn))
+            elif e.kind == "intervention" and e.seq not in undone:
+                out.append({"seq": e.seq, "turn": turn, **e.data})
+        return out
+
+    def end_game(self) -> None:
+        """The war ends: peace talks (1.5); no more orders."""
+
+        def body() -> None:
+            self._playing()
+            self.journal.append("phase", {"phase": "peace"})
+            self.phase = "peace"
+
+        self._command(body)
+
+    def _check_intervention(self, text: str, cell: Cell | None, turns: int | None) -> None:
+        if not text.strip():
+            raise GameError("an intervention needs its text (what the mediator decides)")
+        if cell is not None and not terrain.on_map(self.state.theatre, cell):
+            w, h = terrain.size(self.state.theatre)
+            raise IllegalNotationError(
+                str(cell), f"cell off the map, which is {w} x {h}", 1, f"longitude 1..{w}"
+            )
+        if turns is not None and not (isinstance(turns, int) and 1 <= turns <= 1000):
+            raise GameError(f"--turns {turns!r}: expected a whole number of turns from 1 to 1000")
+
+    # --- the planning clock (1.9, 5.2) ------------------------------------------------------------
+
+    @property
+    def clocked(self) -> bool:
+        """Whether the game is played with clocks (1.9)."""
+        h = self.journal.header
+        return bool(h.get("clock", float(h.get("clock_minutes", 0) or 0) > 0))
+
+    def move_clock(self) -> Clock | None:
+        """The clock of the move in progress (None without a clock)."""
+        if not self.clocked:
+            return None
+        sides = len(flow.sides_in_order(self.state, self.rules))
+        override = float(self.journal.header.get("clock_minutes", 0) or 0)
+        return clock_of(self.journal.entries, self.rules, self.level, sides, override)
+
+    def clock(self, now: dt.datetime | None = None) -> float | None:
+        """Seconds left of the move on the clock (1.9, 5.2), or None without a clock."""
+        c = self.move_clock()
+        return None if c is None else c.left(now)
+
+    def extend(self, minutes: float, note: str = "") -> float:
+        """The mediator gives the move in progress `minutes` more (journalled; the sides are
+        told); returns the seconds now left."""
+
+        def body() -> float:
+            self._playing()
+            if not self.clocked:
+                raise GameError(
+                    "this game is played without clocks (1.9): there is no time to extend",
+                    ru="игра идет без часов (1.9): продлевать нечего",
+                )
+            if not (isinstance(minutes, int | float) and 0 < minutes <= 120):
+                raise GameError(
+                    f"extend by {minutes!r} minutes: expected more than 0 and at most 120",
+                    ru=f"продлить на {minutes!r} мин: нужно больше 0 и не больше 120",
+                )
+            self.journal.append(
+                "extend", {"minutes": float(minutes), "turn": self.state.turn, "note": note}
+            )
+            return self.clock() or 0.0
+
+        return self._command(body)
+
+    def _on_time(self, who: str, text: str, now: dt.datetime | None = None) -> None:
+        """Refuse an order given after the move's time ran out (1.9); the mediator may extend."""
+        c = self.move_clock()
+        if c is None or not c.up(now):
+            return
+        m = f"{c.minutes:g}"
+        raise GameError(
+            f"{text}: {who}'s time for this move is up ({m} min, rule {c.rule}): the order is "
+            "not given; the mediator may extend the time",
+            ru=f"{text}: время хода {side_name(who, 'ru', 'gen')} истекло ({m} мин, правило "
+            f"{c.rule}): приказ не отдан; посредник может продлить время",
+        )
+
+
+__all__ = ["Mediation"]
