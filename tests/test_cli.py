@@ -105,3 +105,32 @@ def test_console_script_runs(tmp_path: Path) -> None:
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert json.loads(proc.stdout)["rating"] == 0.4
+
+
+def test_the_game_commands_speak_russian(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every status line of `strategia game` with --lang ru is Russian (no English words), and
+    the same commands in English name the side and the turn."""
+    import re
+
+    game = str(tmp_path / "r.game")
+    scenario = str(Path(__file__).parents[1] / "maps" / "continental.toml")
+    runs = [
+        ["game", "new", scenario, game, "--level", "2"],
+        ["game", "order", game, "21 т.д. на 40,35", "--explain"],
+        ["game", "end-turn", game],
+        ["game", "show", game, "--side", "синие"],
+        ["game", "intervene", game, "дождь"],
+        ["game", "replay", game],
+        ["game", "export", game, str(tmp_path / "r.jsonl")],
+        ["game", "import", str(tmp_path / "r.jsonl"), str(tmp_path / "s.game")],
+    ]
+    english = re.compile(r"\b(turn|move|level|entries|noted|phase|sees|cut|replayed)\b")
+    for argv in runs:
+        assert main([*argv, "--lang", "ru"]) == 0, argv
+        out = capsys.readouterr().out
+        first = out.splitlines()[0]
+        assert not english.search(first), f"{argv[1]}: {first}"
+    assert main(["game", "end-turn", game, "--lang", "en"]) == 0
+    assert capsys.readouterr().out.startswith("turn 1: Green to move")

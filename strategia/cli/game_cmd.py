@@ -9,10 +9,13 @@ from typing import Any
 
 from strategia.cli import report_cmd
 from strategia.cli.output import Output
+from strategia.cli.words import line, phase, sides
 from strategia.core.geometry import Cell
+from strategia.core.numbers import num
 from strategia.explain.render import explanation_text
 from strategia.game.channel import ANSWER_KEYS, channel
 from strategia.game.game import Game, GameError
+from strategia.rules.kinds import side_name
 from strategia.theatre.ascii_map import render
 
 
@@ -105,7 +108,15 @@ def new(args: argparse.Namespace) -> Output:
         clock_minutes=args.clock_minutes,
     )
     return Output(
-        f"{args.game}: «{g.scenario.name}», level {g.level}, turn {g.state.turn}, {g.side} to move",
+        line(
+            "new",
+            args.lang,
+            game=args.game,
+            name=g.scenario.name,
+            level=g.level,
+            turn=g.state.turn,
+            side=sides(g.side, args.lang),
+        ),
         _status(g),
     )
 
@@ -114,8 +125,13 @@ def extend(args: argparse.Namespace) -> Output:
     g = _open(args)
     left = g.extend(args.minutes, args.note)
     return Output(
-        f"{args.game}: the move extended by {args.minutes:g} min, {int(left) // 60}:"
-        f"{int(left) % 60:02d} left",
+        line(
+            "extended",
+            args.lang,
+            game=args.game,
+            minutes=num(args.minutes, args.lang),
+            left=f"{int(left) // 60}:{int(left) % 60:02d}",
+        ),
         _status(g),
     )
 
@@ -167,18 +183,16 @@ def order(args: argparse.Namespace) -> Output:
         t = channel(g, args.side).order(args.text)
         if t is None:
             return Output(
-                f"{args.text}: sealed until the mediator ends the turn (level 3)",
+                line("sealed", args.lang, text=args.text),
                 {"sealed": True, **channel(g, args.side).status()},
             )
         return Output(t.text(args.lang), t.to_json())
     r = g.order(args.text)
     if r is None:
-        return Output(
-            f"{args.text}: noted for the turn's execution (level 3)", {"queued": True, **_status(g)}
-        )
+        return Output(line("queued", args.lang, text=args.text), {"queued": True, **_status(g)})
     lines = [r.outcome(args.lang)]
     if args.explain:
-        lines += [f"  cut [{c.rule}]: {c.reason(args.lang)}" for c in r.cuts]
+        lines += [line("cut", args.lang, rule=c.rule, reason=c.reason(args.lang)) for c in r.cuts]
         lines += ["", *explanation_text(r.explanation, args.lang)]
     return Output("\n".join(lines), r.to_json())
 
@@ -186,7 +200,7 @@ def order(args: argparse.Namespace) -> Output:
 def end_turn(args: argparse.Namespace) -> Output:
     g = _open(args)
     results = g.end_turn()
-    lines = [f"turn {g.state.turn}: {g.side} to move"] + [
+    lines = [line("turn", args.lang, turn=g.state.turn, side=sides(g.side, args.lang))] + [
         f"  {r.outcome(args.lang)}" for r in results
     ]
     return Output("\n".join(lines), {**_status(g), "results": [r.to_json() for r in results]})
@@ -209,9 +223,14 @@ def show(args: argparse.Namespace) -> Output:
     for f in to_geojson(view)["features"]:
         x, y = f["geometry"]["coordinates"]
         marks[Cell(int(x), int(y))] = letters.get(str(f["properties"].get("side")), "?")
-    head = f"«{g.scenario.name}» turn {state.turn}, {g.side} to move, phase {g.phase}" + (
-        f", as {args.side} sees it" if args.side else ", the mediator's view"
-    )
+    head = line(
+        "show", args.lang, name=g.scenario.name, turn=state.turn, side=sides(g.side, args.lang),
+        phase=phase(g.phase, args.lang),
+    ) + (
+        line("as_side", args.lang, side=side_name(g.known_side(args.side), args.lang))
+        if args.side
+        else line("as_mediator", args.lang)
+    )  # fmt: skip
     return Output(
         head + "\n" + render(state.theatre, state.level, marks), {**status, "view": view.to_json()}
     )
@@ -241,10 +260,9 @@ def replay(args: argparse.Namespace) -> Output:
     g = Game.open(args.game, recover=args.recover, verify=True)
     problems = [p for p in g.replay_problems if not p.startswith("note: ")]
     notes = [p for p in g.replay_problems if p.startswith("note: ")]
-    text = f"{args.game}: {len(g.journal.entries)} entries replayed, turn {g.state.turn}" + (
-        "; every result, answer and snapshot reproduced"
-        if not problems
-        else f"; {len(problems)} difference(s):"
+    n = len(g.journal.entries)
+    text = line("replayed", args.lang, game=args.game, n=n, turn=g.state.turn) + (
+        line("same", args.lang) if not problems else line("differences", args.lang, n=len(problems))
     )
     text = "\n".join([text, *problems, *notes])
     data = {
@@ -264,7 +282,7 @@ def export(args: argparse.Namespace) -> Output:
         textform.write(args.out, store.entries)
         n = len(store.entries)
     return Output(
-        f"{args.out}: {n} entries of {args.game}",
+        line("exported", args.lang, out=args.out, n=n, game=args.game),
         {"game": str(args.game), "out": str(args.out), "entries": n},
     )
 
@@ -277,14 +295,15 @@ def imp(args: argparse.Namespace) -> Output:
         store, problems = textform.import_journal(args.text, args.game, args.recover)
         n = len(store.entries)
         store.close()
-        text = f"{args.game}: {n} entries of a tactical game (play it with `strategia tactical`)"
+        text = line("tactical", args.lang, game=args.game, n=n)
         notes = [str(p) for p in problems]
         return Output(
             "\n".join([text, *notes]), {"game": str(args.game), "entries": n, "problems": notes}
         )
     g = Game.import_text(args.text, args.game, recover=args.recover)
     differences = [p for p in g.replay_problems if not p.startswith("note: ")]
-    text = f"{args.game}: {len(g.journal.entries)} entries from {args.text}, turn {g.state.turn}"
+    n = len(g.journal.entries)
+    text = line("imported", args.lang, game=args.game, n=n, text=args.text, turn=g.state.turn)
     text = "\n".join([text, *g.replay_problems])
     data = {**_status(g), "entries": len(g.journal.entries), "problems": g.replay_problems}
     return Output(text, data, status=2 if differences else 0)
@@ -293,14 +312,15 @@ def imp(args: argparse.Namespace) -> Output:
 def intervene(args: argparse.Namespace) -> Output:
     g = _open(args)
     g.intervene(args.text, Cell.parse(args.cell) if args.cell else None, args.turns)
-    return Output(f"noted: {args.text}", {**_status(g), "interventions": len(g.interventions)})
+    data = {**_status(g), "interventions": len(g.interventions)}
+    return Output(line("noted", args.lang, text=args.text), data)
 
 
 def undo(args: argparse.Namespace) -> Output:
     g = _open(args)
     g.undo()
     return Output(
-        f"the last order is taken back; turn {g.state.turn}, {g.side} to move", _status(g)
+        line("undone", args.lang, turn=g.state.turn, side=sides(g.side, args.lang)), _status(g)
     )
 
 
