@@ -28,7 +28,7 @@ from strategia.game.sqlite_file import (
     header_damage,
     row_crc,
 )
-from strategia.game.store import Entry
+from strategia.game.store import Entry, entry_of
 
 
 def salvage(path: Path) -> tuple[Entry | None, list[Entry], list[Problem], Path]:
@@ -138,16 +138,11 @@ def _entries(conn: sqlite3.Connection, shown: Path, problems: list[Problem]) -> 
             break
         if row is None:
             break
-        kind, time, text, crc = row
-        if not isinstance(text, str) or crc != row_crc(seq, kind, time, text):
-            problems.append(Problem(where, "checksum mismatch: damaged"))
+        got = entry_of(seq, tuple(row), where)
+        if isinstance(got, Problem):
+            problems.append(got)
             break
-        try:
-            data = json.loads(text)
-        except ValueError as e:
-            problems.append(Problem(where, f"unreadable: {e}"))
-            break
-        out.append(Entry(seq, str(kind), data, str(time)))
+        out.append(got)
         seq += 1
     try:
         more = conn.execute("SELECT count(*) FROM entries WHERE seq > ?", (seq,)).fetchone()[0]

@@ -75,6 +75,18 @@ class Entry:
         return {"seq": self.seq, "kind": self.kind, "time": self.time, "data": self.data}
 
 
+def entry_of(seq: int, row: tuple[Any, ...], where: str) -> Entry | Problem:
+    """Entry `seq` from its stored row (kind, time, data, crc), or what is wrong with it."""
+    kind, time, text, crc = row
+    if not isinstance(text, str) or crc != row_crc(seq, kind, time, text):
+        return Problem(where, "checksum mismatch: the entry was damaged")
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        return Problem(where, f"unreadable: {e}")
+    return Entry(seq, str(kind), data, str(time))
+
+
 class GameStore:
     """An open game file: its header, its entries so far, and its snapshots.
 
@@ -356,15 +368,11 @@ class GameStore:
                 if seq != last + 1:
                     problems.append(Problem(where, f"entry {seq} where {last + 1} was expected"))
                     break
-                if not isinstance(text, str) or crc != row_crc(seq, kind, time, text):
-                    problems.append(Problem(where, "checksum mismatch: the entry was damaged"))
+                got = entry_of(seq, (kind, time, text, crc), where)
+                if isinstance(got, Problem):
+                    problems.append(got)
                     break
-                try:
-                    data = json.loads(text)
-                except ValueError as e:
-                    problems.append(Problem(where, f"unreadable: {e}"))
-                    break
-                self._entries.append(Entry(seq, str(kind), data, str(time)))
+                self._entries.append(got)
                 last = seq
             if not problems:
                 problems += self._check_tail(last)
