@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_russian import latin
 
 from strategia.cli import main
 from strategia.rules import load_ruleset
@@ -92,3 +93,14 @@ def test_the_russian_sheets_footnotes_and_notes_are_russian(name: str) -> None:
     assert lines
     english = [ln.strip() for ln in lines if re.search(r"\b[a-z]{3,} [a-z]{3,}\b", ln)]
     assert not english, "English in the Russian rules sheet:\n  " + "\n  ".join(english)
+
+
+def test_the_russian_tactical_rules_sheet_is_all_russian() -> None:
+    """Values, units and footnotes too: only the layout's letters n (figures) and s (squadrons)
+    and the `keys` of house rules are in Latin script."""
+    text = sheet_text(load_ruleset("tactical"), "ru")
+    words = {w for line in text.splitlines() for w in latin(line)}
+    assert words <= {"n", "s"}, sorted(words - {"n", "s"})
+    assert "[в] [в]" not in text  # a footnote names its row, not the mark
+    assert "1 пара[в]" in text and "2 эскадрона" in text and "невозможно" in text
+    assert "расстроенные  рассыпанные" in text
