@@ -108,7 +108,10 @@ UNITS: dict[str, tuple[str, str, str, str, str]] = {
     "q": ("question", "questions", "вопрос", "вопроса", "вопросов"),
     "res": ("resource", "resources", "ресурс", "ресурса", "ресурсов"),
     "min": ("min", "min", "мин", "мин", "мин"),
-    "figures": ("figure", "figures", "фигура", "фигуры", "фигур"),
+    "figures": ("figure", "figures", "фигурка", "фигурки", "фигурок"),  # the seed's фигурка
+    "men": ("man", "men", "человек", "человека", "человек"),
+    "pair": ("pair", "pairs", "пара", "пары", "пар"),
+    "squadrons": ("squadron", "squadrons", "эскадрон", "эскадрона", "эскадронов"),
     "road": ("road", "roads", "дорога", "дороги", "дорог"),
     "°": ("°", "°", "°", "°", "°"),
     "%": ("%", "%", "%", "%", "%"),
@@ -122,6 +125,7 @@ COMPOUND: dict[str, tuple[str, str]] = {
     "%/km²": ("% per km²", "% на км²"),
     "×": ("×", "×"),
     "× its time": ("× its time", "× его время"),
+    "turn a pair": ("turn a pair", "хода на пару"),
 }
 
 

@@ -270,6 +270,10 @@ WORDS: dict[str, Text] = {
     "strikes": Text("strikes", "удары артиллерии"),
     "moves": Text("moves", "движение"),
     "attacks": Text("attacks", "атаки"),
+    "impossible": Text("impossible", "невозможно"),  # seed 003's «---» (formation changes)
+    "formed": Text("formed", "построенные"),  # seed 003's states after an obstacle
+    "disordered": Text("disordered", "расстроенные"),
+    "scattered": Text("scattered", "рассыпанные"),
 }
 
 

@@ -63,12 +63,12 @@ def entries_in_effect(rules: RuleSet) -> list[Entry]:
 
 def _footnotes(e: Entry, rows: list[str], lang: Lang) -> list[str]:
     notes = []
-    for r in rows:
-        for p in e.rows[r].values():
-            where = e.row_label(r)(lang) + (
+    r, h = MARKS[lang]
+    for row in rows:
+        for p in e.rows[row].values():
+            where = e.row_label(row)(lang) + (
                 "" if p.column == VALUE else f" / {e.column_label(p.column)(lang)}"
             )
-            r, h = MARKS[lang]
             if p.why is not None:
                 notes.append(f"    {r} {where}: {p.why(lang)}")
             if p.overridden:
