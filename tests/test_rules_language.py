@@ -104,3 +104,13 @@ def test_the_russian_tactical_rules_sheet_is_all_russian() -> None:
     assert "[в] [в]" not in text  # a footnote names its row, not the mark
     assert "1 пара[в]" in text and "2 эскадрона" in text and "невозможно" in text
     assert "расстроенные  рассыпанные" in text
+
+
+def test_the_rules_as_json_carry_the_russian_notes(capsys: pytest.CaptureFixture[str]) -> None:
+    """`strategia rules --json` keeps each note's Russian twin (a cell's and an entry's)."""
+    import json
+
+    assert main(["rules", "--ruleset", "tactical", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    text = json.dumps(data, ensure_ascii=False)
+    assert '"note_ru"' in text and '"reconstructed_ru"' in text

@@ -91,6 +91,8 @@ class Param:
             d["reconstructed_ru"] = self.reconstructed_ru
         if self.note:
             d["note"] = self.note
+        if self.note_ru:
+            d["note_ru"] = self.note_ru
         if self.overridden is not None:
             d["overridden"] = {
                 "previous": self.overridden.previous,

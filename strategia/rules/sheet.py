@@ -150,7 +150,9 @@ def sheet_json(rules: RuleSet) -> dict[str, Any]:
                 "type": e.type,
                 **({"unit": e.unit} if e.unit else {}),
                 **({"note": e.note} if e.note else {}),
+                **({"note_ru": e.note_ru} if e.note_ru else {}),
                 **({"source": e.source} if e.source else {}),
+                **({"source_ru": e.source_ru} if e.source_ru else {}),
                 "columns": [{"key": c, "label": e.column_label(c).to_json()} for c in e.columns],
                 "rows": [
                     {
