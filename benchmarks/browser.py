@@ -116,26 +116,22 @@ def one_round(browser: Any, url: str, units: int) -> tuple[float, float, int]:
 
 
 def kernel_side(start: Path, folder: Path, runs: int) -> tuple[float, float]:
-    """`Console.open` and `Console.end_turn` in this process: what the kernel does."""
-    made: list[Console] = []
-
-    def opening() -> None:
-        made.append(Console.open(fresh(start, folder, 99), lang="ru", games=folder))
-
-    def ending() -> None:
-        c = Console.open(fresh(start, folder, 98), lang="ru", games=folder)
+    """`Console.open` and `Console.end_turn` in this process, each on its own fresh copy of the
+    game: what the kernel does. Medians after a warm-up."""
+    opens: list[float] = []
+    ends: list[float] = []
+    for n in range(runs + 1):
+        t = time.perf_counter()
+        c = Console.open(fresh(start, folder, 100 + n), lang="ru", games=folder)
+        opened = time.perf_counter() - t
         t = time.perf_counter()
         c.end_turn()
-        made.append(c)
-        ends.append(time.perf_counter() - t)
-
-    ends: list[float] = []
-    opened = median_s(opening, runs)
-    for _ in range(runs):
-        ending()
-    for c in made:
+        ended = time.perf_counter() - t
         c.game.journal.close()
-    return opened, statistics.median(ends)
+        if n:
+            opens.append(opened)
+            ends.append(ended)
+    return statistics.median(opens), statistics.median(ends)
 
 
 def main(argv: list[str] | None = None) -> int:
