@@ -8,8 +8,10 @@
 Not a test. Each measurement runs after a warm-up, several times; the machine is shared and
 noisy, so the median (and the min) in ms is what to compare. A measurement stops repeating
 once it has taken `--budget` seconds and has run at least three times. Progress goes to stderr.
-With the engine as of this writing the full run takes about 12 minutes on 2 cores (each pass of
-the large case's 500 move orders takes minutes), `--quick` about one.
+With the engine as of this writing the full run takes under a minute on 2 cores, `--quick` about
+20 s. Each median is also given
+as a ratio to `turn.py`'s bare baseline (an 8-neighbour csgraph graph of the theatre and one
+limited Dijkstra a unit) measured in the same run on the same case.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any
 
 import numpy as np
 import scipy
+from turn import baseline
 
 from strategia.core.geometry import Cell
 from strategia.engine.apply import apply
@@ -46,6 +49,7 @@ from strategia.ui import layers
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"
+BASE = "baseline (turn.py's)"  # the bare graph and one limited Dijkstra a unit, same run
 AHEAD = 3  # cells ahead of a unit, in its facing, that its move order aims at
 
 
@@ -159,6 +163,7 @@ def run_case(
     )
     state = initial_state(scenario, rules.level)
     case.units = len(state.units)
+    case.timings[BASE] = measure(baseline(state, rules), repeats, budget)
     progress(f"{name}: reach_all over {case.units} units")
     case.timings["reach_all (every unit)"] = measure(
         lambda: reach_all(state, rules), repeats, budget
@@ -215,13 +220,16 @@ def report(info: dict[str, Any], cases: list[Case]) -> str:
         f"machine: {info['cores']} cores ({info['usable_cores']} usable), "
         f"Python {info['python']}, numpy {info['numpy']}, scipy {info['scipy']}",
         "",
-        f"{'case':<34} {'measurement':<24} {'runs':>4} {'median ms':>11} {'min ms':>11}",
+        f"{'case':<34} {'measurement':<34} {'runs':>4} {'median ms':>11} {'min ms':>11}"
+        f" {'x baseline':>10}",
     ]
     for c in cases:
         label = f"{c.name} {c.size[0]}x{c.size[1]}, {c.units} units"
+        base = c.timings[BASE].median_ms
         for what, t in c.timings.items():
             lines.append(
-                f"{label:<34} {what:<24} {len(t.runs_ms):>4} {t.median_ms:>11.1f} {t.min_ms:>11.1f}"
+                f"{label:<34} {what:<34} {len(t.runs_ms):>4} {t.median_ms:>11.1f} {t.min_ms:>11.1f}"
+                f" {t.median_ms / base:>10.2f}"
             )
             label = ""
         moves = c.timings["red moves (apply each)"]
@@ -265,7 +273,13 @@ def main(argv: list[str] | None = None) -> int:
             "cases": [
                 {
                     **asdict(c),
-                    "timings": {k: t.to_json() for k, t in c.timings.items()},
+                    "timings": {
+                        k: {
+                            **t.to_json(),
+                            "ratio": round(t.median_ms / c.timings[BASE].median_ms, 2),
+                        }
+                        for k, t in c.timings.items()
+                    },
                     "ms_per_order": round(
                         c.timings["red moves (apply each)"].median_ms / max(c.orders, 1), 3
                     ),

@@ -48,10 +48,6 @@ LABEL_CSS = (
 )
 
 
-def _style(feature: dict[str, Any]) -> dict[str, Any]:
-    return dict(feature["properties"].get("style", {}))
-
-
 def _label(x: float, y: float, text: str, css: str = "sg-label", width: int = 40) -> L.Marker:
     icon = L.DivIcon(
         html=f"<div class='{css}'>{text}</div>", icon_size=(width, 14), icon_anchor=(width // 2, 7)
@@ -99,24 +95,16 @@ class MapView:
         )
         self.routes = L.GeoJSON(
             data=layers.routes_geojson(ds, level),
-            style_callback=_style,
             name=LAYER_NAMES["routes"](lang),
         )
         self.places = L.GeoJSON(
             data=marks.places_geojson(ds, level),
-            style_callback=_style,
             name=LAYER_NAMES["places"](lang),
         )
         self.names = L.LayerGroup(layers=self._names(), name=LAYER_NAMES["names"](lang))
-        self.reach = L.GeoJSON(
-            data=marks.collection([]), style_callback=_style, name=LAYER_NAMES["reach"](lang)
-        )
-        self.fights = L.GeoJSON(
-            data=marks.collection([]), style_callback=_style, name=LAYER_NAMES["fights"](lang)
-        )
-        self.units = L.GeoJSON(
-            data=marks.collection([]), style_callback=_style, name=LAYER_NAMES["units"](lang)
-        )
+        self.reach = L.GeoJSON(data=marks.collection([]), name=LAYER_NAMES["reach"](lang))
+        self.fights = L.GeoJSON(data=marks.collection([]), name=LAYER_NAMES["fights"](lang))
+        self.units = L.GeoJSON(data=marks.collection([]), name=LAYER_NAMES["units"](lang))
         self.labels = L.LayerGroup(layers=[], name=LAYER_NAMES["grid"](lang))
         for layer in (self.terrain, self.borders, self.rivers, self.routes, self.places,
                       self.names, self.reach, self.fights, self.units, self.labels):  # fmt: skip
