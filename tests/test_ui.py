@@ -46,7 +46,8 @@ def test_vector_layers_of_the_default_theatre() -> None:
         routes
     )  # no railways or trails at level 1
     rivers = layers.rivers_geojson(ds)["features"]
-    assert rivers and all(len(f["geometry"]["coordinates"]) == 2 for f in rivers)
+    assert len(rivers) == 1 and rivers[0]["geometry"]["type"] == "MultiLineString"
+    assert all(len(segment) == 2 for segment in rivers[0]["geometry"]["coordinates"])
     assert all(
         float(c).is_integer() is False
         for f in rivers

@@ -8,13 +8,14 @@ its integer coordinates (Leaflet's Simple CRS draws them as they are).
 from __future__ import annotations
 
 import base64
+import io
 import json
-import struct
-import zlib
+from functools import cache
 from typing import Any
 
 import numpy as np
 import xarray as xr
+from PIL import Image
 
 from strategia.core.geometry import Direction
 from strategia.theatre import terrain
@@ -46,25 +47,20 @@ PLACE_STYLE = {
 }
 REACH_STYLE = {"color": "#ffeb3b", "weight": 0, "fillColor": "#ffeb3b", "fillOpacity": 0.35}
 PIXELS = 8  # image pixels a cell: enough to keep the cells crisp when Leaflet scales it
+MAX_IMAGE = 1600  # pixels a side of the terrain image, at most (unless a cell would get < 4)
 
 
 def png(rgb: np.ndarray) -> bytes:
-    """A PNG file of an (height, width, 3) uint8 image (no imaging library needed)."""
-    h, w, _ = rgb.shape
-    raw = b"".join(b"\x00" + rgb[y].tobytes() for y in range(h))
+    """A PNG file of an (height, width, 3) uint8 image."""
+    out = io.BytesIO()
+    Image.fromarray(rgb, "RGB").save(out, "PNG", compress_level=6)
+    return out.getvalue()
 
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (
-            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-        )
 
-    header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(raw, 6))
-        + chunk(b"IEND", b"")
-    )
+def pixels_for(width: int, height: int) -> int:
+    """Image pixels a cell: PIXELS on a small theatre, fewer on a large one, so the image stays
+    within MAX_IMAGE pixels a side (the page opens quickly; at least 4, for the texture)."""
+    return max(4, min(PIXELS, MAX_IMAGE // max(width, height, 1)))
 
 
 def relief_rgb(ds: xr.Dataset, level: int) -> np.ndarray:
@@ -80,9 +76,10 @@ def terrain_image(
     """The relief as a PNG data URL and its bounds ((south, west), (north, east)) in map units."""
     relief = terrain.relief_at_level(ds, level)
     rgb = relief_rgb(ds, level)
-    rgb = shade(relief, np.repeat(np.repeat(rgb, PIXELS, axis=0), PIXELS, axis=1), PIXELS)
-    url = "data:image/png;base64," + base64.b64encode(png(rgb)).decode("ascii")
     w, h = terrain.size(ds)
+    k = pixels_for(w, h)
+    rgb = shade(relief, np.repeat(np.repeat(rgb, k, axis=0), k, axis=1), k)
+    url = "data:image/png;base64," + base64.b64encode(png(rgb)).decode("ascii")
     return url, ((0.5, 0.5), (h + 0.5, w + 0.5))
 
 
@@ -91,52 +88,47 @@ def _collection(features: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def routes_geojson(ds: xr.Dataset, level: int) -> dict[str, Any]:
-    """Roads, railways and trails as line segments between cell centres."""
+    """Roads, railways and trails: one feature per kind, its segments between cell centres."""
     features = []
     for route in ("road", "rail", "trail"):
         mask = terrain.route_mask(ds, route, level)
+        segments: list[list[list[int]]] = []
         for k in range(4):  # each segment once: the directions N, NE, E, SE
             dx, dy = (int(v) for v in DELTAS[k])
             ii, jj = np.nonzero((mask >> k) & 1)
-            for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
-                x, y = i + 1, j + 1
-                features.append(
-                    {
-                        "type": "Feature",
-                        "geometry": {
-                            "type": "LineString",
-                            "coordinates": [[x, y], [x + dx, y + dy]],
-                        },
-                        "properties": {"kind": route, "style": ROUTE_STYLE[route]},
-                    }
-                )
+            segments += [
+                [[i + 1, j + 1], [i + 1 + dx, j + 1 + dy]]
+                for i, j in zip(ii.tolist(), jj.tolist(), strict=True)
+            ]
+        if segments:
+            features.append(_lines(segments, {"kind": route, "style": ROUTE_STYLE[route]}))
     return _collection(features)
 
 
 def rivers_geojson(ds: xr.Dataset) -> dict[str, Any]:
-    """Rivers along the grid lines between cells."""
-    features = []
+    """Rivers along the grid lines between cells, as one feature."""
+    segments = []
     for i, j in zip(*np.nonzero(ds["river_e"].values), strict=True):
         x, y = int(i) + 1.5, int(j) + 1.0
-        features.append(_line([[x, y - 0.5], [x, y + 0.5]], "river"))
+        segments.append([[x, y - 0.5], [x, y + 0.5]])
     for i, j in zip(*np.nonzero(ds["river_n"].values), strict=True):
         x, y = int(i) + 1.0, int(j) + 1.5
-        features.append(_line([[x - 0.5, y], [x + 0.5, y]], "river"))
-    return _collection(features)
+        segments.append([[x - 0.5, y], [x + 0.5, y]])
+    return _collection([_lines(segments, {"kind": "river"})] if segments else [])
 
 
-def _line(coords: list[list[float]], kind: str) -> dict[str, Any]:
+def _lines(segments: list[Any], props: dict[str, Any]) -> dict[str, Any]:
     return {
         "type": "Feature",
-        "geometry": {"type": "LineString", "coordinates": coords},
-        "properties": {"kind": kind},
+        "geometry": {"type": "MultiLineString", "coordinates": segments},
+        "properties": props,
     }
 
 
 def borders_geojson(ds: xr.Dataset) -> dict[str, Any]:
     """State borders: the grid lines between cells of different states."""
     st = ds["state"].values
-    features = []
+    features: list[list[list[float]]] = []  # the segments
     east = (
         (st != terrain.shifted(st, 1, 0, -1))
         & (terrain.shifted(st, 1, 0, -1) != -1)
@@ -149,11 +141,11 @@ def borders_geojson(ds: xr.Dataset) -> dict[str, Any]:
     )
     for i, j in zip(*np.nonzero(east), strict=True):
         x, y = int(i) + 1.5, int(j) + 1.0
-        features.append(_line([[x, y - 0.5], [x, y + 0.5]], "border"))
+        features.append([[x, y - 0.5], [x, y + 0.5]])
     for i, j in zip(*np.nonzero(north), strict=True):
         x, y = int(i) + 1.0, int(j) + 1.5
-        features.append(_line([[x - 0.5, y], [x + 0.5, y]], "border"))
-    return _collection(features)
+        features.append([[x - 0.5, y], [x + 0.5, y]])
+    return _collection([_lines(features, {"kind": "border"})] if features else [])
 
 
 def places_geojson(ds: xr.Dataset, level: int) -> dict[str, Any]:
@@ -189,7 +181,8 @@ def grid_labels(ds: xr.Dataset, every: int = 5) -> list[tuple[float, float, str]
 def _square(cells: list[tuple[int, int]]) -> list[list[list[float]]]:
     xs = [c[0] for c in cells]
     ys = [c[1] for c in cells]
-    x0, x1, y0, y1 = min(xs) - 0.42, max(xs) + 0.42, min(ys) - 0.42, max(ys) + 0.42
+    x0, x1 = _r(min(xs) - 0.42), _r(max(xs) + 0.42)
+    y0, y1 = _r(min(ys) - 0.42), _r(max(ys) + 0.42)
     return [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]]
 
 
@@ -204,27 +197,40 @@ _DIGITS = {
 }  # fmt: skip
 
 
-def _digits(number: str, x0: float, y0: float, height: float) -> list[list[list[float]]]:
-    """The number as seven-segment line strings, bottom-left at (x0, y0)."""
+def _r(v: float) -> float:
+    """A coordinate as sent to the map: to a thousandth of a cell (100 m)."""
+    return round(v, 3)
+
+
+def _moved(lines: tuple[tuple[tuple[float, float], ...], ...], x: float, y: float) -> list[Any]:
+    return [[[_r(x + a), _r(y + b)] for a, b in line] for line in lines]
+
+
+@cache
+def _digits_at(number: str, height: float) -> tuple[tuple[tuple[float, float], ...], ...]:
     w = height / 2
     out = []
     for n, ch in enumerate(number):
-        left = x0 + n * w * 1.5
+        left = n * w * 1.5
         for seg in _DIGITS.get(ch, ""):
             (ax, ay), (bx, by) = _SEG[seg]
-            out.append([[left + ax * w, y0 + ay * w], [left + bx * w, y0 + by * w]])
-    return out
+            out.append(((left + ax * w, ay * w), (left + bx * w, by * w)))
+    return tuple(out)
 
 
-def _symbol(kind: str, x: float, y: float) -> list[list[list[float]]]:
-    """The arm's symbol in a small frame centred at (x, y): X infantry, an oval tanks, a dot
-    artillery, a chevron anti-tank, a slash cavalry (after the usual map signs)."""
+def _digits(number: str, x0: float, y0: float, height: float) -> list[list[list[float]]]:
+    """The number as seven-segment line strings, bottom-left at (x0, y0)."""
+    return _moved(_digits_at(number, height), x0, y0)
+
+
+@cache
+def _symbol_at(kind: str) -> tuple[tuple[tuple[float, float], ...], ...]:
     w, h = 0.22, 0.13
-    frame = [[x - w, y - h], [x + w, y - h], [x + w, y + h], [x - w, y + h], [x - w, y - h]]
+    frame = [(-w, -h), (w, -h), (w, h), (-w, h), (-w, -h)]
     lines = [frame]
-    cross = [[[x - w, y - h], [x + w, y + h]], [[x - w, y + h], [x + w, y - h]]]
-    oval = [[x + 0.15 * np.cos(t), y + 0.07 * np.sin(t)] for t in np.linspace(0, 2 * np.pi, 13)]
-    dot = [[x + 0.03 * np.cos(t), y + 0.03 * np.sin(t)] for t in np.linspace(0, 2 * np.pi, 7)]
+    cross = [[(-w, -h), (w, h)], [(-w, h), (w, -h)]]
+    oval = [(0.15 * np.cos(t), 0.07 * np.sin(t)) for t in np.linspace(0, 2 * np.pi, 13)]
+    dot = [(0.03 * np.cos(t), 0.03 * np.sin(t)) for t in np.linspace(0, 2 * np.pi, 7)]
     if kind in ("rifle", "motorised", "fortress"):
         lines += cross
     if kind in ("tank", "motorised", "sp_gun"):
@@ -232,10 +238,16 @@ def _symbol(kind: str, x: float, y: float) -> list[list[list[float]]]:
     if kind in ("artillery", "sp_gun", "fortress"):
         lines.append(dot)
     if kind == "anti_tank":
-        lines.append([[x - w, y - h], [x, y + h], [x + w, y - h]])
+        lines.append([(-w, -h), (0, h), (w, -h)])
     if kind == "cavalry":
-        lines.append([[x - w, y - h], [x + w, y + h]])
-    return [[[float(a), float(b)] for a, b in line] for line in lines]
+        lines.append([(-w, -h), (w, h)])
+    return tuple(tuple((float(a), float(b)) for a, b in line) for line in lines)
+
+
+def _symbol(kind: str, x: float, y: float) -> list[list[list[float]]]:
+    """The arm's symbol in a small frame centred at (x, y): X infantry, an oval tanks, a dot
+    artillery, a chevron anti-tank, a slash cavalry (after the usual map signs)."""
+    return _moved(_symbol_at(kind), x, y)
 
 
 def counters_geojson(view_geojson: dict[str, Any], selected: str | None = None) -> dict[str, Any]:
@@ -278,10 +290,9 @@ def counters_geojson(view_geojson: dict[str, Any], selected: str | None = None) 
         if number.isdigit():
             marks += _digits(number, x - 0.36, y + 0.16, 0.2)
         if p.get("formation") == "supporting":  # Λ: two regiments ahead, one behind (9.6)
-            marks.append([[x + 0.1, y + 0.16], [x + 0.17, y + 0.34], [x + 0.24, y + 0.16]])
+            marks += _moved((((0.1, 0.16), (0.17, 0.34), (0.24, 0.16)),), x, y)
         if p.get("regiments") == "front_line":  # =: the regiments face the front line (9.6)
-            marks += [[[x + 0.27, y + 0.2], [x + 0.39, y + 0.2]],
-                      [[x + 0.27, y + 0.3], [x + 0.39, y + 0.3]]]  # fmt: skip
+            marks += _moved((((0.27, 0.2), (0.39, 0.2)), ((0.27, 0.3), (0.39, 0.3))), x, y)
         if marks:
             features.append(
                 {
@@ -291,15 +302,11 @@ def counters_geojson(view_geojson: dict[str, Any], selected: str | None = None) 
                 }
             )
         if strength is not None:
-            bar = [
-                [
-                    [x - 0.36, y - 0.38],
-                    [x - 0.36 + 0.72 * strength, y - 0.38],
-                    [x - 0.36 + 0.72 * strength, y - 0.3],
-                    [x - 0.36, y - 0.3],
-                    [x - 0.36, y - 0.38],
-                ]
-            ]
+            long = 0.72 * strength
+            bar = _moved(
+                (((-0.36, -0.38), (-0.36 + long, -0.38), (-0.36 + long, -0.3), (-0.36, -0.3),
+                  (-0.36, -0.38)),), x, y,
+            )  # fmt: skip
             features.append(
                 {
                     "type": "Feature",
@@ -319,8 +326,8 @@ def counters_geojson(view_geojson: dict[str, Any], selected: str | None = None) 
         facing = p.get("facing")
         if facing:
             d = Direction.from_key(str(facing))
-            tip = [x + 0.5 * d.delta[0], y + 0.5 * d.delta[1]]
-            base = [x + 0.4 * d.delta[0], y + 0.4 * d.delta[1]]
+            tip = [_r(x + 0.5 * d.delta[0]), _r(y + 0.5 * d.delta[1])]
+            base = [_r(x + 0.4 * d.delta[0]), _r(y + 0.4 * d.delta[1])]
             features.append(
                 {
                     "type": "Feature",

@@ -19,7 +19,8 @@ HEIGHT = {
 def shade(relief: np.ndarray, rgb: np.ndarray, pixels: int) -> np.ndarray:
     """`rgb` (rows north to south, `pixels` a cell) shaded and textured from `relief` (lon, lat)."""
     rows = relief.T[::-1]  # north to south, west to east
-    height = np.vectorize(lambda k: HEIGHT[Relief(int(k))])(rows).astype(float)
+    lut = np.array([HEIGHT[Relief(k)] for k in range(len(Relief))], dtype=float)
+    height = lut[rows]
     z = np.repeat(np.repeat(height, pixels, axis=0), pixels, axis=1)
     z = ndimage.gaussian_filter(z, sigma=pixels * 0.9, mode="nearest") * pixels * 0.9
     dy, dx = np.gradient(z)  # dy grows southwards (rows), dx eastwards
