@@ -30,6 +30,7 @@ is one class and one `Form` here, one handler in `strategia.engine.apply`, and i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from strategia.core.errors import IllegalNotationError, InvalidNotationError, NotationError
@@ -60,7 +61,14 @@ class Order:
         return f"parse_order({self.format('ru')!r})"
 
     def format(self, lang: Lang = "ru") -> str:
-        return GRAMMAR.format(self, lang)
+        return _formatted(self, lang)
+
+
+@lru_cache(maxsize=8192)
+def _formatted(order: Order, lang: Lang) -> str:
+    """An order as written (an order is written the same every time: kept for the journal and
+    its result, which both write it)."""
+    return GRAMMAR.format(order, lang)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
