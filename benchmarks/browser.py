@@ -17,8 +17,6 @@ measured in the same run.
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import re
 import shutil
@@ -31,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from turn import baseline, contact_game, contact_orders, median_s, scenario, turn_two
+from turn import baseline, contact_game, contact_orders, median_s, options, scenario, show, turn_two
 
 from strategia.game.game import Game
 from strategia.rules import load_ruleset
@@ -137,11 +135,7 @@ def kernel_side(start: Path, folder: Path, runs: int) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--quick", action="store_true")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--runs", type=int, default=None)
-    args = p.parse_args(argv)
+    args = options(__doc__, argv)
     size, per_side = (100, 100) if args.quick else (300, 500)
     runs = args.runs or (1 if args.quick else 3)
     rules = load_ruleset(level=3)
@@ -176,11 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         "kernel_open_s": round(k_open, 2),
         "kernel_end_turn_s": round(k_end, 2),
     }
-    if args.json:
-        print(json.dumps(figures, indent=2))
-    else:
-        for k, v in figures.items():
-            print(f"{k:>18}: {v}")
+    show(figures, args.json)
     return 0
 
 

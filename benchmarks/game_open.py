@@ -15,8 +15,6 @@ round: `Game.open` of the game file (from its newest snapshot), and `Game.new` o
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import tempfile
 import time
@@ -28,7 +26,9 @@ from turn import (
     baseline,
     contact_game,
     contact_orders,
+    options,
     scenario,
+    show,
     side_by_side,
     turn_two,
 )
@@ -72,11 +72,7 @@ def created(sc: Scenario, folder: Path) -> Prepared:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--quick", action="store_true")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--runs", type=int, default=None)
-    args = p.parse_args(argv)
+    args = options(__doc__, argv)
     size, per_side, turns = (100, 100, 4) if args.quick else (300, 500, 10)
     runs = args.runs or (3 if args.quick else 5)
     rules = load_ruleset(level=3)
@@ -108,11 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         "new_s": round(creating, 4),
         "new_ratio": round(creating / base, 2),
     }
-    if args.json:
-        print(json.dumps(figures, indent=2))
-    else:
-        for k, v in figures.items():
-            print(f"{k:>16}: {v}")
+    show(figures, args.json)
     return 0
 
 

@@ -16,7 +16,6 @@ in one command, End turn), and the peak memory of the process (`ru_maxrss`) is r
 
 from __future__ import annotations
 
-import argparse
 import json
 import resource
 import sys
@@ -24,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from turn import ahead, baseline, engine_turn, scenario, side_by_side
+from turn import ahead, baseline, engine_turn, options, scenario, side_by_side
 
 from strategia.engine import flow
 from strategia.engine.state import GameState, initial_state
@@ -63,11 +62,7 @@ def peak_mb() -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--quick", action="store_true")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--runs", type=int, default=None)
-    args = p.parse_args(argv)
+    args = options(__doc__, argv)
     rules = load_ruleset(level=3)
     rows = []
     sizes = QUICK if args.quick else FULL

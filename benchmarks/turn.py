@@ -288,12 +288,27 @@ def baseline(state: GameState, rules: RuleSet) -> Callable[[], object]:
     return run
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def options(doc: str | None, argv: list[str] | None) -> argparse.Namespace:
+    """The benchmarks' common options: --quick, --json, --runs."""
+    p = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
     p.add_argument("--quick", action="store_true")
     p.add_argument("--json", action="store_true")
     p.add_argument("--runs", type=int, default=None)
-    args = p.parse_args(argv)
+    return p.parse_args(argv)
+
+
+def show(figures: dict[str, Any], as_json: bool) -> None:
+    """The figures as JSON, or one per line."""
+    if as_json:
+        print(json.dumps(figures, indent=2))
+        return
+    width = max(map(len, figures)) + 2
+    for k, v in figures.items():
+        print(f"{k:>{width}}: {v}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = options(__doc__, argv)
     size, per_side = (100, 100) if args.quick else (300, 500)
     runs = args.runs or (3 if args.quick else 5)
     rules = load_ruleset(level=3)
@@ -329,11 +344,7 @@ def main(argv: list[str] | None = None) -> int:
         "game_turn_s": round(game, 4),
         "game_ratio": round(game / base, 2),
     }
-    if args.json:
-        print(json.dumps(figures, indent=2))
-    else:
-        for k, v in figures.items():
-            print(f"{k:>16}: {v}")
+    show(figures, args.json)
     return 0
 
 
