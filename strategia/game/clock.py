@@ -59,29 +59,19 @@ def move_minutes(
 
 
 def clock_of(
-    entries: Sequence[Entry], rules: RuleSet, level: int, sides: int, override: float = 0.0
+    entries: Sequence[Entry], rules: RuleSet, level: int, first: bool, override: float = 0.0
 ) -> Clock | None:
-    """The clock of the move in progress, from the journal of a game of `sides` sides (None if
-    the game has not begun). Levels 1-2: the sides move in turn, so the first `sides` moves are
-    each side's first; level 3: the first turn is everyone's first move."""
-    began: Entry | None = None
-    moves = 0  # moves ended before this one (level 3: turns)
-    for e in entries:
-        if e.kind in ("game", "end-turn"):
-            began = e
-            moves += e.kind == "end-turn"
-    if began is None:
-        return None
-    first = moves == 0 if level >= 3 else moves < sides
-    minutes, rule = move_minutes(rules, level, first, override)
-    after = False
+    """The clock of the move in progress, `first` if it is the sides' first (turn 1), from the
+    journal's entries since that move began (None if the game has not begun)."""
     extended = 0.0
-    for e in entries:
-        after = after or e is began
-        if after and e.kind == "extend":
+    for e in reversed(entries):  # back to the move's start only
+        if e.kind in ("game", "end-turn"):
+            minutes, rule = move_minutes(rules, level, first, override)
+            start = dt.datetime.fromisoformat(e.time)
+            return Clock(minutes + extended, extended, start, rule)
+        if e.kind == "extend":
             extended += float(e.data["minutes"])
-    start = dt.datetime.fromisoformat(began.time)
-    return Clock(minutes + extended, extended, start, rule)
+    return None
 
 
 def check_clock_level(rules: RuleSet) -> None:

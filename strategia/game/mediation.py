@@ -7,7 +7,6 @@ import datetime as dt
 from typing import Any
 
 from strategia.core.geometry import Cell
-from strategia.engine import flow
 from strategia.game.clock import Clock, clock_of
 from strategia.game.commands import Commands
 from strategia.game.history import GameError
@@ -170,9 +169,9 @@ class Mediation(Commands):
         """The clock of the move in progress (None without a clock)."""
         if not self.clocked:
             return None
-        sides = len(flow.sides_in_order(self.state, self.rules))
         override = float(self.journal.header.get("clock_minutes", 0) or 0)
-        return clock_of(self.journal.entries, self.rules, self.level, sides, override)
+        first = self.state.turn == 1  # every side's first move is in turn 1 (1.7, 1.8)
+        return clock_of(self.journal.entries, self.rules, self.level, first, override)
 
     def clock(self, now: dt.datetime | None = None) -> float | None:
         """Seconds left of the move on the clock (1.9, 5.2), or None without a clock."""
