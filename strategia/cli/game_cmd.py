@@ -268,6 +268,7 @@ def replay(args: argparse.Namespace) -> Output:
     data = {
         **_status(g),
         "entries": len(g.journal.entries),
+        "acknowledged": g.journal.acknowledged,
         "problems": problems,
         "notes": notes,
     }

@@ -9,7 +9,6 @@ created, never from the scenario's seed, which the players may hold.
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,7 +28,7 @@ from strategia.game.history import GameError, game_rules
 from strategia.game.mediation import Mediation
 from strategia.game.questions import parse_question
 from strategia.game.review import review
-from strategia.game.salvage import salvage
+from strategia.game.salvage import put_back, salvage
 from strategia.game.scoring import score
 from strategia.game.sqlite_file import remove_file
 from strategia.game.store import FORMAT, GameStore, StoreError
@@ -205,9 +204,7 @@ class Game(Mediation):
         except BaseException:  # put the damaged file back as it was
             store.close()
             remove_file(path)
-            os.replace(aside, path)
-            if Path(f"{aside}-wal").exists():
-                os.replace(Path(f"{aside}-wal"), Path(f"{path}-wal"))
+            put_back(aside, path)
             raise
 
     def refresh(self) -> Game:

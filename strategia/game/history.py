@@ -99,6 +99,13 @@ class History:
         if verify or keep:
             g._check_versions()
             g.replay_problems += [str(p) for p in store.problems]
+        if verify and not keep:
+            g.replay_problems += [str(p) for p in store.file_problems()]
+            if store.acknowledged is None:
+                g.replay_problems.append(
+                    f"note: no count of acknowledged entries is kept beside {store.path.name} "
+                    "(a copy made without it?): entries lost from its end could not be told"
+                )
         g.seen = entries[-1].seq if entries else 1
         return g
 

@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 import tempfile
 from contextlib import suppress
 from pathlib import Path
 
 from strategia.core.errors import Problem
+from strategia.game.file_access import copy_file
 from strategia.game.sqlite_file import (
+    COUNT_SUFFIX,
     HEADER_TABLES,
     PAGE_SIZE,
+    SIDE_FILES,
     connect,
     fixed_header,
     fsync_dir,
@@ -37,10 +39,10 @@ def salvage(path: Path) -> tuple[Entry | None, list[Entry], list[Problem], Path]
     damaged file now is."""
     aside = _free_name(path.with_name(path.name + ".damaged"))
     os.replace(path, aside)
-    for ext in ("-wal", "-shm"):
+    for ext in SIDE_FILES:  # the log and the count go with it; the index is rebuilt
         side = Path(f"{path}{ext}")
         if side.exists():
-            if ext == "-wal":
+            if ext != "-shm":
                 os.replace(side, Path(f"{aside}{ext}"))
             else:
                 side.unlink()
@@ -48,9 +50,9 @@ def salvage(path: Path) -> tuple[Entry | None, list[Entry], list[Problem], Path]
     problems: list[Problem] = []
     with tempfile.TemporaryDirectory(dir=path.parent, prefix=f".{path.name}.") as tmp:
         copy = Path(tmp) / "game"
-        shutil.copyfile(aside, copy)
+        copy_file(aside, copy)  # the damaged file may be open here still: not read by hand
         if Path(f"{aside}-wal").exists():
-            shutil.copyfile(Path(f"{aside}-wal"), Path(f"{copy}-wal"))
+            copy_file(Path(f"{aside}-wal"), Path(f"{copy}-wal"))
         problems += _repair_file_header(copy, aside)
         header, entries = None, []
         try:
@@ -65,11 +67,17 @@ def salvage(path: Path) -> tuple[Entry | None, list[Entry], list[Problem], Path]
             finally:
                 conn.close()
     if header is None:
-        os.replace(aside, path)
-        with suppress(OSError):
-            os.replace(Path(f"{aside}-wal"), Path(f"{path}-wal"))
+        put_back(aside, path)
         problems.append(Problem(str(path), "no copy of the header could be read: nothing saved"))
     return header, entries, problems, aside
+
+
+def put_back(aside: Path, path: Path) -> None:
+    """Put the damaged file set aside back where it was, with its log and its count."""
+    os.replace(aside, path)
+    for ext in ("-wal", COUNT_SUFFIX):
+        with suppress(OSError):
+            os.replace(Path(f"{aside}{ext}"), Path(f"{path}{ext}"))
 
 
 def _free_name(path: Path) -> Path:
@@ -87,7 +95,7 @@ def _repair_file_header(copy: Path, shown: Path) -> list[Problem]:
     size = copy.stat().st_size
     if size < 100:
         return problems
-    with copy.open("r+b") as f:
+    with copy.open("r+b") as f:  # not the game file: a copy no connection has open
         head = f.read(100)
         fixed = bytearray(fixed_header(head, size))
         fixed[28:32] = (size // PAGE_SIZE).to_bytes(4, "big")

@@ -16,9 +16,11 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from strategia.core.errors import Problem, StrategiaError
+from strategia.core.i18n import Lang
+from strategia.game.file_access import connect_tracked, file_bytes
 
 FORMAT = "strategia-game/2"  # the header's "format" in a store (a text journal: -journal/1)
 APPLICATION_ID = 0x53545247  # "STRG", in the SQLite file's header
@@ -26,6 +28,8 @@ SCHEMA_VERSION = 1
 BUSY_SECONDS = 60.0
 MAGIC = b"SQLite format 3\x00"
 PAGE_SIZE = 4096  # every game file is created with it
+COUNT_SUFFIX = "-count"  # the count of acknowledged entries, beside the game (game/count.py)
+SIDE_FILES = ("-wal", "-shm", COUNT_SUFFIX)
 _SCHEMA = """
 CREATE TABLE header (copy INTEGER PRIMARY KEY, time TEXT NOT NULL, data TEXT NOT NULL,
                      crc TEXT NOT NULL);
@@ -55,24 +59,47 @@ class StoreError(StrategiaError):
             else " (`strategia game replay --recover` saves what can be read and sets the file "
             "aside)"
         )
-        super().__init__(f"{path}: the game file is damaged{after}\n{lines}")
+        after_ru = (
+            f" после записи {good} (`strategia game replay --recover` сохранит {good} целых "
+            "записей, а поврежденный файл отложит)"
+            if good is not None
+            else " (`strategia game replay --recover` сохранит то, что можно прочитать, а "
+            "поврежденный файл отложит)"
+        )
+        super().__init__(
+            f"{path}: the game file is damaged{after}\n{lines}",
+            ru=f"{path}: файл игры поврежден{after_ru}\n{lines}",
+        )
 
 
 class StoreWriteError(StrategiaError):
     """A game file that cannot be written (or read) now: the disk is full, another program
     held it too long, an I/O error. Nothing of the command was written; the file is whole."""
 
+    @classmethod
+    def of(cls, where: str | Path, doing: str, e: sqlite3.Error, write: bool = False) -> Self:
+        """SQLite's error `e` met while `doing` (in English) something to the file `where`."""
+        done = ("; nothing of this command was written", "; из этой команды ничего не записано")
+        verb = "записать" if write else "прочитать"
+        return cls(
+            f"{where}: {doing}: {reason(e)}{done[0] if write else ''}",
+            ru=f"{where}: файл игры не удалось {verb}: {reason(e, 'ru')}{done[1] if write else ''}",
+        )
+
 
 _DAMAGE = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
 _REASONS = {
-    13: "the disk is full",
-    5: f"another program held the game for more than {BUSY_SECONDS:g} s",
-    6: f"another program held the game for more than {BUSY_SECONDS:g} s",
-    14: "the file or its directory cannot be opened (the disk full, or not writable?)",
-    8: "the file is read-only",
-    3: "permission denied",
-    10: "disk I/O error (is the disk full?)",
-}
+    13: ("the disk is full", "диск заполнен"),
+    5: (f"another program held the game for more than {BUSY_SECONDS:g} s",
+        f"другая программа держала игру дольше {BUSY_SECONDS:g} с"),
+    6: (f"another program held the game for more than {BUSY_SECONDS:g} s",
+        f"другая программа держала игру дольше {BUSY_SECONDS:g} с"),
+    14: ("the file or its directory cannot be opened (the disk full, or not writable?)",
+         "файл или его папку нельзя открыть (диск заполнен или запись запрещена?)"),
+    8: ("the file is read-only", "файл только для чтения"),
+    3: ("permission denied", "нет доступа"),
+    10: ("disk I/O error (is the disk full?)", "ошибка ввода-вывода диска (диск заполнен?)"),
+}  # fmt: skip
 
 
 def is_damage(e: sqlite3.Error) -> bool:
@@ -83,10 +110,13 @@ def is_damage(e: sqlite3.Error) -> bool:
     return (int(code) & 0xFF) in _DAMAGE
 
 
-def reason(e: sqlite3.Error) -> str:
+def reason(e: sqlite3.Error, lang: Lang = "en") -> str:
     """Why SQLite could not read or write, in words."""
     code = getattr(e, "sqlite_errorcode", None)
-    return _REASONS.get(int(code) & 0xFF, str(e)) if code is not None else str(e)
+    known = _REASONS.get(int(code) & 0xFF) if code is not None else None
+    if known is None:
+        return str(e) if lang == "en" else "ошибка SQLite" + (f" (код {code})" if code else "")
+    return known[lang == "ru"]
 
 
 def dumps(data: Any) -> str:
@@ -133,8 +163,8 @@ def fsync_dir(path: Path) -> None:
 
 
 def remove_file(path: Path) -> None:
-    """Remove a game file that was not made whole, with SQLite's files beside it."""
-    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+    """Remove a game file that was not made whole, with the files beside it."""
+    for p in (path, *(Path(f"{path}{ext}") for ext in SIDE_FILES)):
         with suppress(OSError):
             p.unlink()
 
@@ -145,8 +175,8 @@ def connect(path: Path, readonly: bool = False, salvage: bool = False) -> sqlite
     to read what can be read of a damaged file (a schema entry that is wrong does not stop
     the other tables from being read)."""
     uri = f"file:{path}?mode={'ro' if readonly else 'rw'}"
-    conn = sqlite3.connect(
-        uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
+    conn = connect_tracked(
+        path, uri, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
     )
     conn.text_factory = read_text
     if salvage:
@@ -166,7 +196,7 @@ def create_file(path: Path, header: dict[str, Any], time: str | None = None) -> 
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
-        conn = sqlite3.connect(tmp, isolation_level=None)
+        conn = connect_tracked(tmp, isolation_level=None)
         try:
             conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -193,6 +223,8 @@ def create_file(path: Path, header: dict[str, Any], time: str | None = None) -> 
             os.fsync(fd)
         finally:
             os.close(fd)
+        with suppress(OSError):  # another game's count, left by a file removed by hand
+            Path(f"{path}{COUNT_SUFFIX}").unlink()
         try:
             os.link(tmp, path)
         except FileExistsError:
@@ -206,11 +238,13 @@ def create_file(path: Path, header: dict[str, Any], time: str | None = None) -> 
         fsync_dir(path)
     except sqlite3.Error as e:
         raise StoreWriteError(
-            f"{path}: the game could not be written ({e}); no game was created"
+            f"{path}: the game could not be written ({reason(e)}); no game was created",
+            ru=f"{path}: игру не удалось записать ({reason(e, 'ru')}); игра не создана",
         ) from None
     except OSError as e:
         raise StoreWriteError(
-            f"{path}: the game could not be written ({e.strerror or e}); no game was created"
+            f"{path}: the game could not be written ({e.strerror or e}); no game was created",
+            ru=f"{path}: игру не удалось записать ({e.strerror or e}); игра не создана",
         ) from None
     finally:
         for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
@@ -232,8 +266,7 @@ def check_file(path: Path) -> None:
     if not path.exists():
         raise StrategiaError(f"{path}: no such game file")
     try:
-        with path.open("rb") as f:
-            head = f.read(100)
+        head = file_bytes(path, 100)
     except OSError as e:
         raise StrategiaError(f"{path}: {e.strerror or e}") from None
     if re.match(rb'\s*(\{\s*"|\[\s*[{\]])', head):
@@ -269,8 +302,7 @@ def header_damage(path: Path) -> list[Problem]:
     """The fixed fields of the file's first 100 bytes that are not what they must be."""
     try:
         size = path.stat().st_size
-        with path.open("rb") as f:
-            head = f.read(100)
+        head = file_bytes(path, 100)
     except OSError:
         return []
     if len(head) < 100:
@@ -287,14 +319,29 @@ def header_damage(path: Path) -> list[Problem]:
     ]
 
 
+def header_fields(conn: sqlite3.Connection, path: Path) -> list[Problem]:
+    """The fixed fields of the file's header that SQLite shows (page size, log, encoding,
+    vacuum) and that are not what every game file has, read through the connection itself."""
+    pragmas = {"page_size": PAGE_SIZE, "journal_mode": "wal", "encoding": "UTF-8",
+               "auto_vacuum": 0}  # fmt: skip
+    wrong = []
+    for name, expected in pragmas.items():
+        got = conn.execute(f"PRAGMA {name}").fetchone()[0]
+        if got != expected:
+            wrong.append(f"{name} {got!r}, expected {expected!r}")
+    if not wrong:
+        return []
+    what = f"fields every game file has alike are changed: {'; '.join(wrong)}"
+    return [Problem(f"{path}: the file's header", what)]
+
+
 def damage_report(path: Path, what: str, conn: sqlite3.Connection | None = None) -> list[Problem]:
     """What went wrong and where: the file's header, a file cut short, the pages SQLite's
     integrity check names, else the table (and entry) that cannot be read."""
     problems = [Problem(str(path), what), *header_damage(path)]
     try:
         size = path.stat().st_size
-        with path.open("rb") as f:
-            head = f.read(100)
+        head = file_bytes(path, 100)
     except OSError:
         return problems
     if size % PAGE_SIZE:

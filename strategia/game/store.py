@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from strategia.core.errors import Problem
+from strategia.game import count
 from strategia.game.sqlite_file import (
     APPLICATION_ID,
     FORMAT,
@@ -55,9 +56,9 @@ from strategia.game.sqlite_file import (
     damage_report,
     dumps,
     header_damage,
+    header_fields,
     is_damage,
     now,
-    reason,
     row_crc,
 )
 
@@ -101,6 +102,8 @@ class GameStore:
         self._entries: list[Entry] = []
         self._in_transaction = False
         self.problems: list[Problem] = []
+        self.game_id = ""  # the header's checksum: whose the count kept apart is
+        self.acknowledged: int | None = None  # the count kept apart when opened
 
     # --- creating and opening ------------------------------------------------------------------
 
@@ -109,31 +112,41 @@ class GameStore:
         """A new game file whose header is `header` (written at `time`, by default now);
         refuses to overwrite a file. The file appears whole or not at all."""
         create_file(Path(path), header, time)
-        return cls.open(path)
+        store = cls.open(path)
+        store._record_count()
+        return store
 
     @classmethod
     def open(cls, path: str | Path) -> GameStore:
         """An existing game file, its header and entries read and checked; a StoreError names
-        every damage found (table and entry, or the file's page) if it cannot be read whole."""
+        every damage found (table and entry, or the file's page) if it cannot be read whole.
+        The file is read through SQLite only (`file_access`: its locks must hold)."""
         path = Path(path)
-        check_file(path)
+        if not path.exists() or path.stat().st_size < 100:
+            check_file(path)
+        counted = count.read(path)  # before the entries: the count never runs ahead of them
         try:
             conn = connect(path)
+            conn.execute("PRAGMA application_id").fetchone()
         except sqlite3.Error as e:
+            with suppress(UnboundLocalError):
+                conn.close()
             if is_damage(e) or header_damage(path):
+                check_file(path)  # not a game file at all: said so
                 raise StoreError(path, damage_report(path, f"cannot be opened: {e}")) from None
-            raise StoreWriteError(f"{path}: cannot be opened: {reason(e)}") from None
+            raise StoreWriteError.of(path, "cannot be opened", e) from None
         store = cls(path, conn)
         try:
             store._check_schema()
             store._check_structure()
             store._read_header()
             store.refresh()
+            store._check_count(counted)
         except sqlite3.Error as e:
             conn.close()
             if is_damage(e) or header_damage(path):
                 raise StoreError(path, damage_report(path, f"cannot be read: {e}")) from None
-            raise StoreWriteError(f"{path}: cannot be read: {reason(e)}") from None
+            raise StoreWriteError.of(path, "cannot be read", e) from None
         except BaseException:
             conn.close()
             raise
@@ -194,7 +207,7 @@ class GameStore:
             ).fetchone()
         except sqlite3.Error as e:
             if not is_damage(e):
-                raise StoreWriteError(f"{where}: cannot be read: {reason(e)}") from None
+                raise StoreWriteError.of(where, "cannot be read", e) from None
             raise StoreError(self.path, [Problem(where, f"unreadable: {e}")]) from None
         if row is None:
             raise StoreError(self.path, [Problem(where, "missing")])
@@ -240,6 +253,8 @@ class GameStore:
             raise
         finally:
             self._in_transaction = False
+        if len(self._entries) > mark:
+            self._record_count()
 
     def append(self, kind: str, data: dict[str, Any], time: str | None = None) -> Entry:
         """Write an entry (in the current transaction, or in one of its own) and return it."""
@@ -269,7 +284,40 @@ class GameStore:
         with self._errors(f"dropping the snapshot after entry {seq}", write=True):
             self._conn.execute("DELETE FROM snapshots WHERE seq = ?", (seq,))
 
+    def file_problems(self) -> list[Problem]:
+        """What a whole check of the file adds to `problems` (for `game replay`): the fixed
+        bytes of its header that SQLite does not show."""
+        return [p for p in header_damage(self.path) if p not in self.problems]
+
     # --- internals -----------------------------------------------------------------------------
+
+    def _record_count(self) -> None:
+        """Keep apart that the entries up to the last are committed (a failure to is noted:
+        the command is durable, only the check of a lost end is weaker)."""
+        try:
+            count.record(self.path, self.game_id, self.last_seq)
+        except OSError as e:
+            where = str(count.count_path(self.path))
+            if not any(p.where == where for p in self.problems):
+                self.problems.append(Problem(where, f"cannot be written: {e.strerror or e}"))
+
+    def _check_count(self, counted: list[tuple[str, int]]) -> None:
+        """Fewer entries than were acknowledged is damage (the write-ahead log lost its end)."""
+        kept = count.acknowledged(counted, self.game_id)
+        self.acknowledged = kept
+        if kept is not None and self.last_seq < kept:
+            raise StoreError(
+                self.path,
+                [
+                    Problem(
+                        f"{self.path}: entry {self.last_seq + 1}",
+                        f"entries {self.last_seq + 1} to {kept} were acknowledged but are "
+                        f"missing ({count.count_path(self.path).name} counts {kept}): the "
+                        "write-ahead log was damaged or lost",
+                    )
+                ],
+                self.last_seq,
+            )
 
     @contextmanager
     def _errors(self, doing: str, write: bool = False) -> Iterator[None]:
@@ -280,8 +328,7 @@ class GameStore:
         except sqlite3.Error as e:
             if is_damage(e):
                 raise StoreError(self.path, self._damage(f"{doing}: {e}")) from None
-            done = "; nothing of this command was written" if write else ""
-            raise StoreWriteError(f"{self.path}: {doing}: {reason(e)}{done}") from None
+            raise StoreWriteError.of(self.path, doing, e, write) from None
 
     def _damage(self, what: str) -> list[Problem]:
         """The problem met, and where the damage is."""
@@ -317,7 +364,7 @@ class GameStore:
             rows = self._conn.execute("PRAGMA quick_check(20)").fetchall()
         if rows != [("ok",)]:
             raise StoreError(self.path, self._damage(f"SQLite's check: {rows[0][0]}"))
-        self.problems += header_damage(self.path)
+        self.problems += header_fields(self._conn, self.path)
 
     def _read_header(self) -> None:
         found: list[tuple[str, str, str]] = []
@@ -328,7 +375,7 @@ class GameStore:
                 rows = self._conn.execute(f"SELECT copy, time, data, crc FROM {table}").fetchall()
             except sqlite3.Error as e:
                 if not is_damage(e):
-                    raise StoreWriteError(f"{where}: cannot be read: {reason(e)}") from None
+                    raise StoreWriteError.of(where, "cannot be read", e) from None
                 problems.append(Problem(where, f"unreadable: {e}"))
                 continue
             if len(rows) != 1:
@@ -339,6 +386,7 @@ class GameStore:
                 problems.append(Problem(where, "checksum mismatch: damaged"))
                 continue
             found.append((table, time, text))
+            self.game_id = self.game_id or str(crc)
         if not found:
             raise StoreError(self.path, problems, None)
         if len(found) == 2 and found[0][1:] != found[1][1:]:
@@ -379,7 +427,7 @@ class GameStore:
         except sqlite3.Error as e:
             if not is_damage(e):
                 del self._entries[start:]
-                raise StoreWriteError(f"{self.path}: cannot be read: {reason(e)}") from None
+                raise StoreWriteError.of(self.path, "cannot be read", e) from None
             problems = [*self._damage(f"reading the entries after entry {last}: {e}"), *problems]
         if problems:
             del self._entries[start:]

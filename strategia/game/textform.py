@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from strategia.core.errors import Problem, StrategiaError
+from strategia.game.file_access import file_bytes
 from strategia.game.sqlite_file import fsync_dir, remove_file
 from strategia.game.store import Entry, GameStore
 
@@ -54,7 +55,7 @@ def read(path: str | Path) -> tuple[list[Entry], list[Problem]]:
     try:
         if path.stat().st_size > MAX_BYTES:
             return [], [Problem(str(path), f"larger than {MAX_BYTES >> 20} MB")]
-        raw = path.read_bytes()
+        raw = file_bytes(path)  # it may be a game file, held open here
     except OSError as e:
         return [], [Problem(str(path), e.strerror or str(e))]
     if raw.lstrip()[:1] == b"[":
