@@ -12,6 +12,9 @@ outside the folder the servers serve. The first `serve` or `serve --plan` makes 
 later one uses them until `--new-tokens`, so the addresses `--plan` prints are the ones `serve`
 serves. Each Voilà gets its own token in its environment (JUPYTER_TOKEN), which other users
 cannot read, never on its command line, which they can (`ps`).
+
+SIGTERM, SIGHUP and Ctrl-C stop every server and its kernels (SIGHUP and SIGINT unless they
+were ignored when `serve` started, as `nohup` and a shell's background jobs do).
 """
 
 from __future__ import annotations
@@ -26,9 +29,11 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from strategia.cli.output import Output
@@ -58,8 +63,15 @@ WORDS = {
         "{game}: hand each team its own address (its token is its key):",
         "{game}: дайте каждой команде ее адрес (ее ключ — токен в нем):",
     ),
-    "running": Text("(Ctrl-C stops every screen)", "(Ctrl-C останавливает все экраны)"),
+    "running": Text(
+        "(Ctrl-C, SIGTERM or SIGHUP stops every screen)",
+        "(Ctrl-C, SIGTERM или SIGHUP останавливает все экраны)",
+    ),
     "stopped": Text("the screens are stopped", "экраны остановлены"),
+    "died": Text(
+        "the screen of {who} stopped by itself (status {status}); the others are stopped",
+        "экран: {who} остановился сам (код {status}); остальные остановлены",
+    ),
     "exposed": Text(
         "{path} could be read by others: new tokens are made (hand out the new addresses)",
         "{path} могли прочесть другие: сделаны новые токены (раздайте новые адреса)",
@@ -238,29 +250,95 @@ def start(game: Path, screens: list[Screen], lang: str = "ru") -> list[subproces
         book = books["mediator" if s.who == "mediator" else "team"]
         cmd = [sys.executable, "-m", "voila", str(book), "--no-browser", f"--port={s.port}",
                f"--Voila.ip={s.host}", *AUTH, *CULLING]  # fmt: skip
-        procs.append(
-            subprocess.Popen(
-                cmd,
-                env=env,
-                cwd=book.parent,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,
+        try:
+            procs.append(
+                subprocess.Popen(
+                    cmd,
+                    env=env,
+                    cwd=book.parent,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
             )
-        )
+        except BaseException:
+            stop(procs)
+            raise
     return procs
 
 
-def stop(procs: list[subprocess.Popen[bytes]]) -> None:
-    """Stop the servers (and their kernels)."""
+def stop(procs: list[subprocess.Popen[bytes]], timeout: float = 10) -> None:
+    """Stop the servers and everything they started: each server's process group is asked to
+    stop (Voilà then shuts its kernels down), killed if it has not within `timeout` seconds;
+    then whatever of their processes is left (a kernel runs in a session of its own) is killed."""
+    tree = _descendants({p.pid for p in procs})
     for p in procs:
         if p.poll() is None:
-            os.killpg(p.pid, signal.SIGTERM)
+            _signal_group(p.pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
     for p in procs:
         try:
-            p.wait(timeout=10)
+            p.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
+            _signal_group(p.pid, signal.SIGKILL)
+            p.wait()
+    now = _processes()
+    for pid, started in tree.items():
+        if now.get(pid, (0, ""))[1] == started:  # still the same process
+            with suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _signal_group(pid: int, sig: int) -> None:
+    with suppress(ProcessLookupError):
+        os.killpg(pid, sig)
+
+
+def _processes() -> dict[int, tuple[int, str]]:
+    """Every process's parent and start time, from /proc (nothing where there is no /proc)."""
+    out = {}
+    for d in Path("/proc").glob("[0-9]*"):
+        try:
+            line = (d / "stat").read_text()
+        except OSError:
+            continue
+        fields = line[line.rindex(")") + 2 :].split()  # after "pid (name) "; a name may hold ")"
+        out[int(d.name)] = (int(fields[1]), fields[19])  # ppid, starttime (proc(5))
+    return out
+
+
+def _descendants(roots: set[int]) -> dict[int, str]:
+    """The processes under `roots` (children, theirs, ...), each with its start time."""
+    table = _processes()
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _) in table.items():
+        children.setdefault(ppid, []).append(pid)
+    out, todo = {}, list(roots)
+    while todo:
+        for c in children.get(todo.pop(), []):
+            if c not in out:
+                out[c] = table[c][1]
+                todo.append(c)
+    return out
+
+
+@contextmanager
+def _stopping(asked: list[int]) -> Iterator[None]:
+    """While inside, SIGTERM, SIGHUP and SIGINT are noted in `asked` instead of ending the
+    process (SIGHUP and SIGINT only where they are not ignored: `nohup`, a background job)."""
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        asked.append(signum)
+
+    previous = {}
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        if sig == signal.SIGTERM or signal.getsignal(sig) is not signal.SIG_IGN:
+            previous[sig] = signal.signal(sig, note)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _listing(game: Path, screens: list[Screen], lang: Lang) -> str:
@@ -282,15 +360,26 @@ def serve(args: argparse.Namespace) -> Output:
         return Output(text, data, warnings=warnings)
     for w in warnings:
         print(f"strategia serve: warning: {w}", file=sys.stderr, flush=True)
-    procs = start(args.game, screens, args.screen_lang)
-    print(text + "\n" + WORDS["running"](args.lang), flush=True)
-    try:
-        while all(p.poll() is None for p in procs):
-            time.sleep(0.5)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        stop(procs)
+    asked: list[int] = []
+    procs: list[subprocess.Popen[bytes]] = []
+    died: tuple[Screen, int] | None = None
+    with _stopping(asked):
+        try:
+            procs = start(args.game, screens, args.screen_lang)
+            print(text + "\n" + WORDS["running"](args.lang), flush=True)
+            while not asked and died is None:
+                time.sleep(0.2)
+                ended = [
+                    (s, p.returncode)
+                    for s, p in zip(screens, procs, strict=True)
+                    if p.poll() is not None
+                ]
+                died = ended[0] if ended else None
+        finally:
+            stop(procs)
+    if died is not None:
+        who = side_name(died[0].who, args.lang)
+        return Output(WORDS["died"](args.lang).format(who=who, status=died[1]), data, 2)
     return Output(WORDS["stopped"](args.lang), data)
 
 
