@@ -57,7 +57,7 @@ CULLING = (  # the kernels of closed pages are shut (as voila.json does for `mak
 )
 # `--token` alone is Voilà's flag "ask for a token"; the token itself comes from JUPYTER_TOKEN
 # (jupyter_server's IdentityProvider). Without the flag Voilà would serve with no token at all.
-AUTH = ("--token",)
+AUTH = ("--token", "--IdentityProvider.logout_handler_class=strategia.ui.logout.LogoutHandler")
 WORDS = {
     "head": Text(
         "{game}: hand each team its own address (its token is its key):",
