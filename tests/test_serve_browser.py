@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -24,6 +26,9 @@ from strategia.game.game import Game
 from strategia.theatre.builder import ScenarioBuilder
 
 ROOT = Path(__file__).parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from holder import locks_on  # noqa: E402
+
 OUT = ROOT / "test-output"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
@@ -71,7 +76,7 @@ def served(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped
     try:
         for s in screens:
             _wait(s.url)
-        yield game, {s.who: s for s in screens}
+        yield game, {s.who: s for s in screens}, procs
     finally:
         serve_cmd.stop(procs)
 
@@ -85,10 +90,39 @@ def _mentions(frames: list[str], text: str) -> list[str]:
     return [f[:200] for f in frames if pattern.search(f)]
 
 
-def test_two_teams_and_the_mediator_in_a_browser(served: tuple[Path, dict[str, Any]]) -> None:
+def _kernels(procs: list[Any]) -> list[int]:
+    """The kernels the servers run (one a page opened)."""
+    tree = serve_cmd._descendants({p.pid for p in procs})
+    out = []
+    for pid in tree:
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"ipykernel" in cmdline:
+            out.append(pid)
+    return out
+
+
+def _beside(game: Path) -> None:
+    """The commands the README suggests beside the screens, each its own process."""
+    for args in (["report", "--turn", "1"], ["show"], ["journal", "--side", "red"], ["score"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "strategia.cli", "game", args[0], str(game), *args[1:]],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+
+
+def test_two_teams_and_the_mediator_in_a_browser(
+    served: tuple[Path, dict[str, Any], list[Any]],
+) -> None:
     from playwright.sync_api import sync_playwright
 
-    game, screens = served
+    game, screens, procs = served
     OUT.mkdir(exist_ok=True)
     frames: dict[str, list[str]] = {"red": [], "blue": []}
     with sync_playwright() as p:
@@ -112,6 +146,12 @@ def test_two_teams_and_the_mediator_in_a_browser(served: tuple[Path, dict[str, A
         _has(pages["red"], "Красные — ")
         _has(pages["blue"], "Синие — ")
         _has(pages["mediator"], "Исполнить ход")
+        # every screen's kernel holds the game, and keeps SQLite's lock on it with the
+        # commands beside them (issue 22: after a `game report`, a sealed order was lost)
+        kernels = _kernels(procs)
+        assert len(kernels) >= 3 and all(locks_on(game, k) >= 1 for k in kernels), kernels
+        _beside(game)
+        assert all(locks_on(game, k) >= 1 for k in kernels)
         # sealed orders: Red strikes across the border, Blue moves its hidden division
         for who, order in (("red", "удар по 9,5: 13 с.д."), ("blue", "150 т.д. на 15,8")):
             box = pages[who].locator("input[placeholder='17 с.д. на 45,25']")
@@ -127,6 +167,11 @@ def test_two_teams_and_the_mediator_in_a_browser(served: tuple[Path, dict[str, A
         _has(pages["red"], "Ход 2", timeout=20_000)
         red_seen = time.perf_counter() - t0
         _has(pages["blue"], "Ход 2", timeout=20_000)
+        _beside(game)
+        carried = Game.open(game)
+        sealed = [e.data["order"] for e in carried.journal.entries if e.kind == "order"]
+        assert sealed == ["удар по 9,5: 13 с.д.", "150 т.д. на 15,8"], sealed
+        assert carried.replay_problems == [] and carried.state.turn == 2
         pages["red"].get_by_role("tab", name="Бои").click()
         _has(pages["red"], "Бой за 9,5")
         _has(pages["red"], "неизвестно")  # the enemy's forces, in Red's copy of the report
