@@ -119,9 +119,12 @@ def test_bad_questions_name_the_column(war: GameState) -> None:
     with pytest.raises(InvalidNotationError, match="unit type missing") as e:
         parse_question("где 17?")
     assert e.value.column == 7
-    with pytest.raises(IllegalNotationError, match="no such unit") as e:
-        parse_question("where is 99 RD", war)
-    assert e.value.column == 10
+    # any designation may be asked about (8.3), whether or not such a unit exists
+    assert str(parse_question("where is 99 RD", war)) == "где 99 с.д.?"
+    with pytest.raises(InvalidNotationError, match="unit type missing") as e:
+        parse_question("где 99?", war)  # a bare number is completed only from known units
+    assert e.value.column == 7  # where the type is missing
+    assert str(parse_question("где 101?", war)) == "где 101 с.д.?"
     with pytest.raises(InvalidNotationError, match="no cells"):
         parse_question("какие войска в ?")
     with pytest.raises(InvalidNotationError, match="2 cells"):
