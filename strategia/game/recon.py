@@ -311,7 +311,7 @@ def ask(
         _note("questions left", "осталось вопросов", b.left, "q")
         if price > b.left + 1e-9:
             raise ReconError(
-                f"{q}: costs {num(price)} questions; {side} has {num(b.left)} left of the "
+                f"{q}: costs {quantity(price, 'q', 'en')}; {side} has {num(b.left)} left of the "
                 f"{num(b.allowance)} granted by turn {turn} (8.3)",
                 ru=f"{q}: стоит {quantity(price, 'q', 'ru')}; у {side_name(side, 'ru', 'gen')} "
                 f"осталось {num(b.left, 'ru')} из {num(b.allowance, 'ru')}, "
