@@ -288,7 +288,7 @@ class Game(Mediation):
             # read against what the side knows, never the whole state (1.6): any designation
             # is asked about and paid for, a nonexistent one answered «не обнаружена»
             results = (r for _, _, _, r in self.results)
-            q = side_question(text, self.state, who, self.rules, results, self.answers)
+            q = side_question(text, self.state, who, self.rules, results)
             history = [a for a in self.answers if a["side"] == who]
             answered = recon.ask(
                 self.state, who, q, self.rules, history=history, seed=self.seed, lie=lie

@@ -3,14 +3,15 @@ against, never the whole game.
 
 A side knows its own units, corps, armies and fronts, and of the enemy what it was shown or told:
 the counters its view identifies (open sectors, in sight of its troops), the armies and fronts it
-is told of by number (6.2), the units named in its own battles, and the designations it wrote in
-its own questions. The map is public. So a question's refusal, its completion (`где 21?` read as
-`где 21 т.д.?`) and its price depend on nothing the side may not know.
+is told of by number (6.2) and the units named in its own battles. The map is public. So a
+question's refusal, its completion (`где 21?` read as `где 21 т.д.?`) and its price depend on
+nothing the side may not know. What it asked before is not knowledge: an answer may be false, and
+«не обнаружена» tells nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,11 +31,9 @@ def known_units(
     side: str,
     rules: RuleSet,
     results: Iterable[Result] = (),
-    answers: Iterable[Mapping[str, Any]] = (),
 ) -> KnownUnits:
     """The units `side` knows by name: its own, and the enemy's it was shown or told (see the
-    module). `results` are the game's results (the side's account of each is taken),
-    `answers` the game's answers (the side's own questions are taken)."""
+    module); `results` are the game's results, of which the side's account is taken."""
     side = Side.parse(side).key
     view = view_for(state, side, rules)
     learned = {s.unit for s in view.seen if s.unit is not None}
@@ -43,9 +42,6 @@ def known_units(
         account = told(r, side)
         if account is not None and account.battle is not None:
             learned |= {u for f in account.battle.units if (u := _unit(f.unit)) is not None}
-    for a in answers:
-        if a.get("side") == side and (q := _question(str(a.get("question", "")))) is not None:
-            learned |= {q.unit} if q.unit is not None else set()
     return KnownUnits(side_context(state, side).known_units, frozenset(learned))
 
 
@@ -69,14 +65,13 @@ def question_context(
     side: str,
     rules: RuleSet,
     results: Iterable[Result] = (),
-    answers: Iterable[Mapping[str, Any]] = (),
 ) -> QuestionContext:
     """The context `side`'s questions are read against (see `QuestionContext`)."""
     return QuestionContext(
         state.theatre,
         state.width,
         state.height,
-        lambda: known_units(state, side, rules, results, answers),
+        lambda: known_units(state, side, rules, results),
     )
 
 
@@ -86,24 +81,16 @@ def side_question(
     side: str,
     rules: RuleSet,
     results: Iterable[Result] = (),
-    answers: Iterable[Mapping[str, Any]] = (),
 ) -> Question:
     """`text` read as `side`'s question: any designation as written, a bare number completed
     from the side's own knowledge only; a NotationError that names no unit the side does not
     know."""
-    return parse_question(text, question_context(state, side, rules, results, answers))
+    return parse_question(text, question_context(state, side, rules, results))
 
 
 def _unit(text: str) -> UnitRef | None:
     try:
         return UnitRef.parse(text).division
-    except StrategiaError:
-        return None
-
-
-def _question(text: str) -> Question | None:
-    try:
-        return parse_question(text)
     except StrategiaError:
         return None
 
