@@ -222,7 +222,7 @@ class Game(Mediation):
 
         def body() -> Result | None:
             self._playing()
-            known = self.known_side(side) if side else None
+            known = self.known_side(side) if side is not None else None
             # a side's order is read against its own units only (1.6: no free probing)
             order = parse_order(text, side_context(self.state, known) if known else self.state)
             owner = self._side_of_order(order)
