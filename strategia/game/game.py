@@ -287,7 +287,7 @@ class Game(Mediation):
             who = self.known_side(side)
             # read against what the side knows, never the whole state (1.6): any designation
             # is asked about and paid for, a nonexistent one answered «не обнаружена»
-            results = (r for _, _, _, r in self.results)
+            results = [r for _, _, _, r in self.results]
             q = side_question(text, self.state, who, self.rules, results)
             history = [a for a in self.answers if a["side"] == who]
             answered = recon.ask(
