@@ -134,3 +134,73 @@ def test_the_game_commands_speak_russian(
         assert not english.search(first), f"{argv[1]}: {first}"
     assert main(["game", "end-turn", game, "--lang", "en"]) == 0
     assert capsys.readouterr().out.startswith("turn 1: Green to move")
+
+
+SIDE_COMMANDS = (
+    ["show"],
+    ["journal"],
+    ["journal", "--json"],
+    ["score"],
+    ["report"],
+    ["ask", "где 21 т.д.?"],
+    ["ask", "где 21 т.д.?", "--lie", "no"],
+    ["order", "101 с.д. на 28,33"],
+    ["order", "21 т.д. на 40,35", "--explain"],
+)
+
+
+@pytest.mark.parametrize("side", ["", " ", "nosuch", "mediator"])
+def test_every_side_option_refuses_what_is_not_a_side(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], side: str
+) -> None:
+    """`--side ""` is not the mediator (no `--side` is): every command that takes --side refuses
+    an empty name, or any that is not one of the game's sides, naming it, in both languages,
+    and prints nothing else (before, `journal --side ""` printed every answer's truth)."""
+    import re
+
+    from strategia.game.store import GameStore
+
+    game = str(tmp_path / "s.game")
+    scenario = str(Path(__file__).parents[1] / "maps" / "continental.toml")
+    assert main(["game", "new", scenario, game, "--level", "2"]) == 0
+    capsys.readouterr()
+    empty = not side.strip()
+    for cmd in SIDE_COMMANDS:
+        argv = ["game", cmd[0], game, *cmd[1:], "--side", side]
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == "", argv
+        said = err.partition("error: ")[2].strip()
+        named = f"side {side!r}{' (empty)' if empty else ''}"
+        assert said == f"{named}: this game's sides are red, blue, green", (argv, err)
+        code, out, err = run(capsys, *argv, "--lang", "ru")
+        said = err.partition("error: ")[2].strip()
+        assert (
+            code == 2
+            and out == ""
+            and said
+            == (
+                f"сторона «{side}»{' (пусто)' if empty else ''}: в этой игре красные, синие, зеленые"
+            )
+        ), (argv, err)
+        assert not re.search("[A-Za-z]", said.replace(side, "")), said
+    assert len(GameStore.open(game).entries) == 1  # nothing was written
+    code, out, err = run(capsys, "move", scenario, "21 т.д. на 33,35", "--side", side)
+    assert code == 2 and out == "" and f"side {side!r}" in err
+    assert "this scenario's sides are blue, red, green" in err
+    code, out, _ = run(capsys, "move", scenario, "21 т.д. на 33,35", "--side", "Red")
+    assert code == 0 and out.startswith("21 TD - 34,35")
+
+
+def test_the_game_refuses_an_empty_side(tmp_path: Path) -> None:
+    from strategia.game.channel import channel
+    from strategia.game.game import Game, GameError
+
+    g = Game.new(Path(__file__).parents[1] / "maps" / "continental.toml", tmp_path / "g.game")
+    for call in (
+        lambda: g.order("21 т.д. на 40,35", ""),  # not the mediator's order
+        lambda: channel(g, ""),
+        lambda: g.ask("", "где 21 т.д.?"),
+    ):
+        with pytest.raises(GameError, match=r"side '' \(empty\): this game's sides are"):
+            call()
+    assert len(g.journal.entries) == 1

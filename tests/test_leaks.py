@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
 from strategia.cli import main
 from strategia.core.errors import StrategiaError
+from strategia.core.i18n import Lang
 from strategia.game.channel import SideChannel, channel
 from strategia.game.game import Game
 from strategia.game.trial import script_turn
@@ -31,12 +33,10 @@ SIDES = ("red", "blue")
 TURNS = {1: 8, 2: 8, 3: 8}
 
 
-def _mentions(text: str, ref: UnitRef) -> bool:
-    """Whether `text` names `ref` («21 т.д.», not inside «121 т.д.»)."""
-    return (
-        re.search(rf"(?<![\d]){ref.number}\s*{re.escape(str(ref).split(' ', 1)[1])}", text)
-        is not None
-    )
+def _mentions(text: str, ref: UnitRef, lang: Lang = "ru") -> bool:
+    """Whether `text` names `ref` («21 т.д.», not inside «121 т.д.»; `21 TD` in English)."""
+    kind = ref.format(lang).split(" ", 1)[1]
+    return re.search(rf"(?<![\d]){ref.number}\s*{re.escape(kind)}", text) is not None
 
 
 class Log:
@@ -189,3 +189,206 @@ def test_no_side_receives_a_hidden_enemy_fact(
         leaked = [s for s in odd if s in everything]
         assert not leaked, f"{side} was told enemy strengths {leaked}"
         assert '"truth"' not in everything and "true_answer" not in everything
+
+
+# --- reconnaissance questions (8.3): read against what the side knows, never the whole game ------
+
+
+@pytest.fixture(scope="module")
+def war_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A level-2 game just at war (Blue to move), kept closed to be copied."""
+    path = tmp_path_factory.mktemp("fog") / "war.game"
+    g = Game.new(DEFAULT, path, level=2, seed=5)
+    while not g.state.at_war:
+        script_turn(g)
+    g.journal.close()
+    return path
+
+
+@pytest.fixture
+def war(war_file: Path, tmp_path: Path) -> Game:
+    copy = tmp_path / "war.game"
+    shutil.copy(war_file, copy)
+    return Game.open(copy)
+
+
+def _named_by(g: Game, codes: set[str]) -> set[UnitRef]:
+    """Every unit, corps, army and front of the states `codes`, on the map or in the forces."""
+    refs = {u.ref for u in g.state.units.values() if u.owner in codes}
+    refs |= {u.corps for u in g.state.units.values() if u.owner in codes and u.corps}
+    for f in (f for f in g.scenario.forces if f.state in codes):
+        refs |= {x.ref for x in (*f.fronts, *f.armies, *f.corps)}
+        refs |= {*f.deployed_divisions(), *f.reserve_divisions()}
+        refs |= {d for c in f.corps for d in c.divisions}
+    return refs
+
+
+class Fog:
+    """What `side` knows at the start (its own units, the enemy's shown or told) and what it
+    does not: the enemy's hidden units, a unit nobody has for each, numbers of hidden units
+    only."""
+
+    def __init__(self, g: Game, side: str) -> None:
+        ch = channel(g, side)
+        codes = {s.code for s in g.scenario.states}
+        own_codes = {s.code for s in g.scenario.states if s.side == side}
+        self.own = _named_by(g, own_codes)
+        view = ch.view()
+        told = {s.unit for s in view.seen if s.unit is not None}
+        told |= {a.army for a in view.armies} | {a.front for a in view.armies if a.front}
+        for d in ch.told():
+            told |= {UnitRef.parse(u["unit"]) for u in d.get("battle", {}).get("units", [])}
+        self.told = told
+        self.hidden = _named_by(g, codes - own_codes) - told
+        self.hidden_units = [u for u in g.state.units.values() if u.ref in self.hidden]
+        everyone = _named_by(g, codes)
+        others = {r.number for r in self.own | told}
+        by_number: dict[int, list[UnitRef]] = {}
+        for r in self.hidden:
+            by_number.setdefault(r.number, []).append(r)
+        unused = [n for n in range(10, 1000) if n not in {r.number for r in everyone}]
+        # a hidden division on the map, the only unit of its number; one nobody has, its twin
+        self.enemy = next(
+            u.ref
+            for u in sorted(self.hidden_units, key=lambda u: u.ref.number)
+            if u.ref.number not in others and len(by_number[u.ref.number]) == 1
+        )
+        self.nobody = UnitRef(
+            next(n for n in unused if len(str(n)) == len(str(self.enemy.number))), self.enemy.kind
+        )
+        # a number two hidden units share (21 т.д., 21 с.к.), and a type nobody of it has
+        self.shared = next(
+            n for n, refs in sorted(by_number.items()) if len(refs) > 1 and n not in others
+        )
+        taken = {r.kind for r in by_number[self.enemy.number]}
+        self.other_kind = next(k for k in DivisionKind if k not in taken)
+        self.mine = next(
+            u.ref for u in g.state.units.values() if u.ref in self.own and u.ref.number not in
+            {r.number for r in self.own | told | self.hidden if r != u.ref}
+        )  # fmt: skip
+
+
+# Well-formed and malformed questions about a unit `{u}` (its number `{n}`), in both languages.
+FORMS = (
+    "где {u}?",
+    "where is {en}?",
+    "где {n} {other}?",  # a type no unit of that number has (13 т.д. when 13 с.д. hides)
+    "где {n}?",  # a bare number: completed only from what the side knows
+    "где {n} хх?",
+    "где {n} с.д. 1?",
+    "сколько дивизий в {n}?",
+)
+PLAIN = ("где 21?", "погода?", "где?", "пункты мобилизации в 1,1?")  # text only
+
+
+def _asked(g: Game, side: str, text: str) -> dict[str, object]:
+    """What the side receives for `text` (the answer, or the refusal in both languages), and
+    what it cost: the questions left before and after, the records written."""
+    ch = channel(g, side)
+    before, records = ch.questions_left(), len(g.journal.entries)
+    try:
+        got: dict[str, object] = {"answer": ch.ask(text)}
+    except StrategiaError as e:
+        got = {"refused": (e.say("ru"), str(e))}
+    got["paid"] = before - ch.questions_left()
+    got["written"] = len(g.journal.entries) - records
+    if got.get("answer"):
+        got["record"] = sorted(g.answers[-1])
+        got["told"] = sorted(ch.told()[-1])
+    return got
+
+
+def _masked(got: dict[str, object], text: str, u: UnitRef) -> str:
+    """`got` with the question as written and the unit it names put out of the way."""
+    out = json.dumps(got, ensure_ascii=False, sort_keys=True)
+    for s in (text, str(u), u.format("en"), f"{u.number} "):
+        out = out.replace(json.dumps(s, ensure_ascii=False)[1:-1], "X")
+    return out
+
+
+def _leaks(fog: Fog, got: dict[str, object], text: str) -> list[str]:
+    """Hidden units (but those the side wrote in `text`) or, in a refusal, their cells in what
+    the side received."""
+    received = json.dumps(got, ensure_ascii=False)
+    written = {r for r in fog.hidden if _mentions(text, r) or _mentions(text, r, "en")}
+    named = [str(r) for r in fog.hidden - written if _mentions(received, r)]
+    if "refused" in got:
+        cells = [c for u in fog.hidden_units for c in u.cells]
+        named += [str(c) for c in cells if re.search(rf"(?<!\d){c.lon},{c.lat}(?!\d)", received)]
+    return named
+
+
+@pytest.mark.parametrize("budget", ["left", "spent"])
+def test_questions_tell_a_hidden_enemy_unit_from_nobody_s_by_nothing(
+    war: Game, budget: str
+) -> None:
+    """8.3 and 1.6: a side's question is read against what it knows; a well-formed one about a
+    hidden enemy unit and about a unit nobody has cost the same and leave the same records; a
+    refusal reads the same for both and names no hidden unit, its type or its cell."""
+    side = "blue"
+    fog = Fog(war, side)
+    if budget == "spent":
+        while channel(war, side).questions_left() >= 0.5:
+            channel(war, side).ask("есть ли войска в 1,1?")
+        assert channel(war, side).questions_left() == 0
+    for form in FORMS:
+        pair = []
+        for u in (fog.enemy, fog.nobody):
+            text = form.format(u=u, en=u.format("en"), n=u.number, other=fog.other_kind.ru)
+            got = _asked(war, side, text)
+            assert not _leaks(fog, got, text), (text, got)
+            pair.append((got, _masked({k: v for k, v in got.items() if k != "answer"}, text, u)))
+        (a, a_masked), (b, b_masked) = pair
+        assert a_masked == b_masked, (form, a, b)  # refusals word for word, prices, records
+        if budget == "spent" or ("{u}" not in form and "{en}" not in form and "{n} {o" not in form):
+            assert "refused" in a and a["paid"] == a["written"] == 0, (form, a)
+        else:  # well-formed: answered and paid for, whether or not the unit exists
+            assert "answer" in a and a["paid"] == 1 and a["written"] == 1, (form, a)
+            assert b["answer"]["answer"] == {"ru": "не обнаружена", "en": "not found"}  # type: ignore[index]
+    for text in PLAIN:  # refused free whatever the budget, in words that name no unit
+        got = _asked(war, side, text)
+        assert "refused" in got and got["written"] == 0, (text, got)
+        assert not _leaks(fog, got, text), (text, got)
+        assert not re.search(r"\d+ (?:с\.д\.|т\.д\.|с\.к\.|А)", str(got["refused"])), got
+    # the side's own units: refused free (it knows them), a bare number completed from them
+    got = _asked(war, side, f"где {fog.mine.number}?")
+    assert "refused" in got and got["written"] == 0 and str(fog.mine) in str(got["refused"])
+    assert not _leaks(fog, got, "")
+
+
+def test_bare_numbers_are_completed_from_the_side_s_knowledge_only(war: Game) -> None:
+    fog = Fog(war, "blue")
+    seen = next(s.unit for s in channel(war, "blue").view().seen if s.unit is not None)
+    numbered = [r for r in fog.own | fog.told if r.number == seen.number]
+    a = _asked(war, "blue", f"где {seen.number}?")
+    if len(numbered) == 1:  # the one known unit of that number
+        assert a["answer"]["question"] == f"где {seen}?"  # type: ignore[index]
+    else:  # the known ones listed, nothing else
+        listed = str(a["refused"])
+        assert all(str(r) in listed for r in numbered) and not _leaks(fog, a, "")
+    a = _asked(war, "blue", f"где {fog.shared}?")
+    assert a["refused"] == (
+        f"где {fog.shared}?: не указан тип части (позиция {5 + len(str(fog.shared))}; ожидалось: "
+        "одно из: с.д., кав.д., т.д., м.д., сау.д., пт.д., а.д., крепость, с.к., т.к., м.к., "
+        "кав.к., Ф, А)",
+        f"где {fog.shared}?: unit type missing (column {5 + len(str(fog.shared))}; expected one "
+        "of с.д., кав.д., т.д., м.д., сау.д., пт.д., а.д., крепость, с.к., т.к., м.к., кав.к., "
+        "Ф, А / RD, CD, TD, MD, SPD, ATD, AD, fortress, RC, TC, MC, CC, Front, A)",
+    )
+
+
+def test_the_mediator_asks_for_a_side_as_the_side_would(war: Game) -> None:
+    """The mediator's path (a side given, a false answer chosen or not) reads the question
+    against the side's knowledge too; the truth is in the mediator's journal."""
+    fog = Fog(war, "blue")
+    with pytest.raises(StrategiaError) as by_mediator:
+        war.ask("blue", f"где {fog.shared}?", lie=False)
+    with pytest.raises(StrategiaError) as by_side:
+        channel(war, "blue").ask(f"где {fog.shared}?")
+    assert by_mediator.value.say("ru") == by_side.value.say("ru")
+    a = war.ask("blue", f"где {fog.enemy}?", lie=False)
+    cells = " ".join(map(str, war.state.unit(fog.enemy).cells))
+    assert a["true"] is True and a["truth"]["ru"] == f"в {cells}" and a["cost"] == 1
+    b = war.ask("blue", f"где {fog.nobody}?", lie=False)
+    assert b["truth"]["ru"] == "не обнаружена" and sorted(a) == sorted(b)
+    assert f"{fog.nobody}?  →  не обнаружена" in war.journal_text("ru")

@@ -119,9 +119,12 @@ def test_bad_questions_name_the_column(war: GameState) -> None:
     with pytest.raises(InvalidNotationError, match="unit type missing") as e:
         parse_question("где 17?")
     assert e.value.column == 7
-    with pytest.raises(IllegalNotationError, match="no such unit") as e:
-        parse_question("where is 99 RD", war)
-    assert e.value.column == 10
+    # any designation may be asked about (8.3), whether or not such a unit exists
+    assert str(parse_question("where is 99 RD", war)) == "где 99 с.д.?"
+    with pytest.raises(InvalidNotationError, match="unit type missing") as e:
+        parse_question("где 99?", war)  # a bare number is completed only from known units
+    assert e.value.column == 7  # where the type is missing
+    assert str(parse_question("где 101?", war)) == "где 101 с.д.?"
     with pytest.raises(InvalidNotationError, match="no cells"):
         parse_question("какие войска в ?")
     with pytest.raises(InvalidNotationError, match="2 cells"):
@@ -277,7 +280,8 @@ def test_mediator_forces_a_false_answer(war: GameState, rules2: RuleSet) -> None
 @pytest.mark.parametrize(
     "text",
     ["troops in 6,5", "troops in 1,1", "какие войска в 6,5 6,6 4,4", "какие войска в 1,1",
-     "где 101 с.д.", "где 171 с.д.", "пункты мобилизации", "сколько дивизий в 1,1"],
+     "где 101 с.д.", "где 171 с.д.", "где 99 с.д.", "пункты мобилизации",
+     "сколько дивизий в 1,1"],
 )  # fmt: skip
 def test_false_answers_keep_the_form(war: GameState, rules2: RuleSet, text: str) -> None:
     q = parse_question(text)
@@ -288,7 +292,7 @@ def test_false_answers_keep_the_form(war: GameState, rules2: RuleSet, text: str)
         assert a.value in (1, 2)  # never negative
     if q.kind == "where" and a.truth_value:
         assert Cell(5, 6).chebyshev(a.value[0]) <= 2  # type: ignore[index]
-    if q.kind == "where" and not a.truth_value:
+    if q.kind == "where" and not a.truth_value:  # 171: Blue's reserve; 99: nobody's (1.6)
         assert len(a.value) == 1 and a.value[0].lon <= 10  # type: ignore[arg-type]
 
 

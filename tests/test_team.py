@@ -3,6 +3,7 @@ the side's; it orders on its move, asks, reads its reports; it catches up with o
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -69,6 +70,31 @@ def test_a_team_screen_holds_only_its_side(level: int, tmp_path: Path) -> None:
     assert hidden and not [r for r in hidden if _named(sent, r)]
     assert "truth" not in sent and "Полный расчет" not in sent
     assert any(_named(sent, u.ref) for u in own)
+
+
+def test_a_team_question_goes_through_the_side_s_channel(tmp_path: Path) -> None:
+    """8.3 at the team's screen: a question is read against what the side knows (the channel's
+    `ask`): a bare number of hidden units is refused in the channel's words, naming none; a unit
+    nobody has is answered «не обнаружена» and paid for."""
+    from strategia.core.errors import StrategiaError
+
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=2, seed=5)
+    while not g.state.at_war:
+        script_turn(g)
+    screen = TeamScreen(g, "blue")
+    refs = [u.ref for u in g.state.units.values() if u.ref.number == 21]
+    assert len(refs) == 1 and g.state.side_of(refs[0]) == "red"  # 21 т.д. (and Red's 21 с.к.)
+    with pytest.raises(StrategiaError) as e:
+        channel(g, "blue").ask("где 21?")
+    screen.ask("где 21?")
+    shown = html.unescape(re.sub("<[^>]+>", "", screen.ask_error.value))
+    assert shown.removeprefix("⚠").strip() == e.value.say("ru")
+    assert not _named(shown, refs[0]) and not _named(shown, UnitRef.parse("21 с.к."))
+    left = channel(g, "blue").questions_left()
+    screen.ask("где 999 с.д.?")
+    assert screen.ask_error.value == "" and "не обнаружена" in screen.answers.value
+    assert channel(g, "blue").questions_left() == left - 1
+    assert channel(g, "blue").answers()[-1]["question"] == "где 999 с.д.?"
 
 
 def test_a_team_screen_catches_up_with_the_mediator(tmp_path: Path) -> None:

@@ -174,17 +174,17 @@ def _status(g: Game) -> dict[str, Any]:
 
 def order(args: argparse.Namespace) -> Output:
     g = _open(args)
-    if args.side:
+    if args.side is not None:  # "" too: only no --side at all is the mediator
+        side = channel(g, args.side)
         if args.explain:
             raise GameError(
                 "--explain: the breakdown is the mediator's (1.6)",
                 ru="--explain: расчет — для посредника (1.6)",
             )
-        t = channel(g, args.side).order(args.text)
+        t = side.order(args.text)
         if t is None:
             return Output(
-                line("sealed", args.lang, text=args.text),
-                {"sealed": True, **channel(g, args.side).status()},
+                line("sealed", args.lang, text=args.text), {"sealed": True, **side.status()}
             )
         return Output(t.text(args.lang), t.to_json())
     r = g.order(args.text)
@@ -212,7 +212,7 @@ def show(args: argparse.Namespace) -> Output:
     g = _open(args)
     state = g.state_at(args.turn) if args.turn is not None else g.state
     status = _status(g)
-    if args.side:
+    if args.side is not None:
         side = channel(g, args.side)
         view = side.view(args.turn)
         status = side.status()
@@ -228,7 +228,7 @@ def show(args: argparse.Namespace) -> Output:
         phase=phase(g.phase, args.lang),
     ) + (
         line("as_side", args.lang, side=side_name(g.known_side(args.side), args.lang))
-        if args.side
+        if args.side is not None
         else line("as_mediator", args.lang)
     )  # fmt: skip
     return Output(
@@ -250,7 +250,7 @@ def ask(args: argparse.Namespace) -> Output:
 
 def journal(args: argparse.Namespace) -> Output:
     g = _open(args)
-    if args.side:
+    if args.side is not None:
         side = channel(g, args.side)
         return Output(side.journal_text(args.lang), side.told())
     return Output(g.journal_text(args.lang), g.journal_json())
@@ -327,7 +327,7 @@ def undo(args: argparse.Namespace) -> Output:
 
 def score_cmd(args: argparse.Namespace) -> Output:
     g = _open(args)
-    if args.side:
+    if args.side is not None:
         e = channel(g, args.side).score()
         text = "\n".join(explanation_text(e.explanation, args.lang))
         return Output(text, {"score": e.value, "explanation": e.explanation.to_json()})

@@ -7,12 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from strategia.cli.output import Output
+from strategia.core.errors import StrategiaError
 from strategia.engine.apply import apply
 from strategia.engine.movement import MODES, reach
 from strategia.engine.state import GameState, initial_state
 from strategia.explain.render import explanation_text
 from strategia.notation.orders import parse_order
 from strategia.notation.refs import UnitRef
+from strategia.rules.kinds import Side, side_name
 from strategia.theatre import terrain
 from strategia.theatre.ascii_map import render
 from strategia.theatre.scenario_io import load_scenario
@@ -45,13 +47,28 @@ def _position(args: argparse.Namespace) -> GameState:
 def move_command(args: argparse.Namespace) -> Output:
     state = _position(args)
     rules = state.scenario.rules(state.level)
+    side = _side(state, args.side) if args.side is not None else None
     order = parse_order(args.order, state)
-    _, result = apply(state, order, rules, side=args.side)
+    _, result = apply(state, order, rules, side=side)
     lines = [result.outcome(args.lang)]
     for c in result.cuts:
         lines.append(f"  cut [{c.rule}]: {c.reason(args.lang)}")
     lines += ["", *explanation_text(result.explanation, args.lang)]
     return Output("\n".join(lines), result.to_json())
+
+
+def _side(state: GameState, name: str) -> str:
+    """`name` ("Blue", "синие", "blue") as one of the scenario's sides, or an error naming it."""
+    sides = list(dict.fromkeys(s.side for s in state.scenario.states))
+    key = found.key if (found := Side.find(name)) is not None else name
+    if key not in sides:
+        empty, empty_ru = (" (empty)", " (пусто)") if not name.strip() else ("", "")
+        raise StrategiaError(
+            f"side {name!r}{empty}: this scenario's sides are {', '.join(sides)}",
+            ru=f"сторона «{name}»{empty_ru}: в этом сценарии "
+            f"{', '.join(side_name(s) for s in sides)}",
+        )
+    return key
 
 
 def reach_command(args: argparse.Namespace) -> Output:

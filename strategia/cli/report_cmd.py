@@ -30,7 +30,7 @@ def add_command(cmd: Any) -> None:
 
 def report(args: argparse.Namespace) -> Output:
     g = Game.open(args.game)
-    if args.side:  # the side's copy: its own account of each battle, no breakdown (1.6)
+    if args.side is not None:  # a side's copy ("" too): its own account, no breakdown (1.6)
         items = channel(g, args.side).fights(args.turn, args.at)
     else:
         items = rr.fights(g.results, args.turn, args.at)

@@ -5,9 +5,11 @@ A side (a team at its screen, the command line with `--side`) talks to a game th
 `channel(game, side)`: what it sees of the map (`strategia.game.views`), what it is told of each
 result (`strategia.game.accounts`), its questions and answers without their truth, its battle
 reports, the mediator's announcements, its orders of the turn, its score once the war is over.
-It gives orders and asks questions through the same channel: read against its own units only
-(`views.side_context`), so a refusal never tells an enemy unit from one that does not exist,
-and an error carries no more than the side may know.
+It gives orders and asks questions through the same channel: its orders read against its own
+units only (`views.side_context`), its questions against what it knows by name
+(`strategia.game.knowledge`: any designation may be asked about, and is paid for), so a refusal
+never tells an enemy unit from one that does not exist, and an error carries no more than the
+side may know.
 
 The mediator's interventions (9.4: weather closing a road) are announced to every side
 (reconstructed: the seeds do not say who hears them; a closed road is seen by anyone on it).
@@ -158,7 +160,8 @@ class SideChannel:
         return told(r, self.side) or Told(order.format("ru"), r.outcome)
 
     def ask(self, text: str) -> dict[str, Any]:
-        """Ask a reconnaissance question (8.3); the answer as the side hears it."""
+        """Ask a reconnaissance question (8.3); the answer as the side hears it. Any
+        well-formed question is paid for; a unit the side cannot find is «не обнаружена»."""
         a = self.game.ask(self.side, text)
         return {k: a[k] for k in ANSWER_KEYS if k in a}
 

@@ -45,13 +45,17 @@ class Commands(History):
             )
 
     def known_side(self, side: str) -> str:
-        """`side` as the game keeps it ("Blue", "синие" and "blue" are one side)."""
+        """`side` as the game keeps it ("Blue", "синие" and "blue" are one side); a GameError
+        naming it for anything else: an empty name, "mediator", a side not in the game."""
         sides = flow.sides_in_order(self.state, self.rules)
         key = found.key if (found := Side.find(side)) is not None else side
         if key not in sides:
+            empty = " (empty)" if not str(side).strip() else ""
+            empty_ru = " (пусто)" if empty else ""
             raise GameError(
-                f"side {side!r}: this game's sides are {', '.join(sides)}",
-                ru=f"сторона «{side}»: в этой игре {', '.join(side_name(s) for s in sides)}",
+                f"side {side!r}{empty}: this game's sides are {', '.join(sides)}",
+                ru=f"сторона «{side}»{empty_ru}: в этой игре "
+                f"{', '.join(side_name(s) for s in sides)}",
             )
         return key
 

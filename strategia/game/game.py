@@ -25,8 +25,8 @@ from strategia.explain.trace import Explained
 from strategia.game import textform
 from strategia.game.clock import check_clock_level
 from strategia.game.history import GameError, game_rules
+from strategia.game.knowledge import side_question
 from strategia.game.mediation import Mediation
-from strategia.game.questions import parse_question
 from strategia.game.review import review
 from strategia.game.salvage import put_back, salvage
 from strategia.game.scoring import score
@@ -219,7 +219,7 @@ class Game(Mediation):
 
         def body() -> Result | None:
             self._playing()
-            known = self.known_side(side) if side else None
+            known = self.known_side(side) if side is not None else None
             # a side's order is read against its own units only (1.6: no free probing)
             order = parse_order(text, side_context(self.state, known) if known else self.state)
             owner = self._side_of_order(order)
@@ -275,13 +275,17 @@ class Game(Mediation):
         return self._command(body)
 
     def ask(self, side: str, text: str, lie: bool | None = None) -> dict[str, Any]:
-        """A reconnaissance question (8.3), recorded with its truth (for the mediator only) and
-        the mediator's choice of a false answer, if made."""
+        """A reconnaissance question (8.3) of `side` (asked by it, or by the mediator for it),
+        recorded with its truth (for the mediator only) and the mediator's choice of a false
+        answer, if made. It is read against what the side knows (`strategia.game.knowledge`)."""
         from strategia.game import recon
 
         def body() -> dict[str, Any]:
             who = self.known_side(side)
-            q = parse_question(text, self.state)
+            # read against what the side knows, never the whole state (1.6): any designation
+            # is asked about and paid for, a nonexistent one answered «не обнаружена»
+            results = [r for _, _, _, r in self.results]
+            q = side_question(text, self.state, who, self.rules, results)
             history = [a for a in self.answers if a["side"] == who]
             answered = recon.ask(
                 self.state, who, q, self.rules, history=history, seed=self.seed, lie=lie

@@ -1,5 +1,5 @@
 """Reconnaissance questions (8.3) in the journal's notation, Russian or English, read against the
-map and the known units.
+map and the units the asker knows.
 
     есть ли войска в 40,21 41,21?        troops in 40,21 41,21?             yes / no     0.5
     есть ли войска в Краснодол?          troops in Краснодол?               yes / no     0.5
@@ -16,6 +16,7 @@ Places with a cell: `в крепости`, `в городе`, `на мосту`,
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,7 @@ from strategia.notation.refs import (
     AmbiguousNotationError,
     IllegalNotationError,
     InvalidNotationError,
+    KnownUnits,
     NotationContext,
     NotationError,
     UnitRef,
@@ -128,8 +130,11 @@ def _at(text: str, offset: int, err: NotationError) -> NotationError:
 def parse_question(
     text: str, context: NotationContext | None = None, *, side: str = ""
 ) -> Question:
-    """A question from its Russian or English form (a trailing `?` optional); units, cells and
-    place names are checked against `context` (a GameState or Scenario) if given."""
+    """A question from its Russian or English form (a trailing `?` optional); cells and place
+    names are checked against `context`'s map if given. A unit may be any designation, as
+    written (8.3: a side asks about what it does not know); only a bare number (`где 21?`) is
+    completed, from the units `context` knows (a side's own knowledge:
+    `strategia.game.knowledge`)."""
     if len(text) > MAX_LENGTH:
         raise InvalidNotationError(
             text[:60] + "…", f"{len(text)} characters", 1, f"at most {MAX_LENGTH}"
@@ -146,7 +151,8 @@ def parse_question(
         return Question(kind, side=side)
     if kind == "where":
         try:
-            return Question(kind, unit=UnitRef.parse(text[pos:end], _units(context)), side=side)
+            unit = UnitRef.parse_named(text[pos:end], _units(context))
+            return Question(kind, unit=unit, side=side)
         except NotationError as e:
             raise _at(text, pos, e) from None
     if kind == "presence" and (f := _FORMS["feature"].match(text, pos, end)):
@@ -171,19 +177,27 @@ def parse_question(
 @dataclass(frozen=True)
 class _Units:
     """A game's units for a `where` question: those on the map and every one in the scenario
-    (armies, reserves not yet mobilised)."""
+    (armies, reserves not yet mobilised), listed only when a bare number is completed."""
 
-    width: int
-    height: int
-    known_units: tuple[UnitRef, ...]
+    state: Any
+
+    @property
+    def width(self) -> int:
+        return int(self.state.width)
+
+    @property
+    def height(self) -> int:
+        return int(self.state.height)
+
+    @property
+    def known_units(self) -> Collection[UnitRef]:
+        return KnownUnits(self.state.known_units, self.state.scenario.known_units)
 
 
 def _units(context: NotationContext | None) -> NotationContext | None:
-    sc = getattr(context, "scenario", None)
-    if context is None or sc is None:
+    if context is None or getattr(context, "scenario", None) is None:
         return context
-    known = tuple(dict.fromkeys([*context.known_units, *sc.known_units]))
-    return _Units(context.width, context.height, known)
+    return _Units(context)
 
 
 def _cells(text: str, pos: int, end: int, context: NotationContext | None) -> tuple[Cell, ...]:

@@ -220,9 +220,11 @@ def _false(
         steps = [(dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if dx or dy]
         moved = [tuple(Cell(c.lon + dx, c.lat + dy) for c in cells) for dx, dy in steps]
         return _pick(rng, [m for m in moved if all(terrain.on_map(ds, c) for c in m)])
-    if q.kind == "where":  # the unit is gone: somewhere in its state's land
+    if q.kind == "where":  # not on the map: somewhere in its state's land, and a unit nobody
+        # has somewhere in the main enemies' land, so that it reads as one not found (1.6)
         owner = _owner(state, cast(UnitRef, q.unit))
-        mask = (st == codes.index(owner) + 1 if owner in codes else st < 0) & (
+        lands = [owner] if owner in codes else _main(state, enemies)
+        mask = np.isin(st, [codes.index(c) + 1 for c in lands]) & (
             ds["relief"].values != terrain.Relief.WATER
         )
     else:
@@ -234,6 +236,12 @@ def _false(
     out = list(cells) or [other]
     out[int(rng.integers(len(out)))] = other
     return tuple(out)
+
+
+def _main(state: GameState, enemies: set[str]) -> list[str]:
+    """The asker's enemies that are not neutrals (all of them if every one is)."""
+    sides = {s.code: s.side for s in state.scenario.states}
+    return sorted(c for c in enemies if sides[c] != "green") or sorted(enemies)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,7 +319,7 @@ def ask(
         _note("questions left", "осталось вопросов", b.left, "q")
         if price > b.left + 1e-9:
             raise ReconError(
-                f"{q}: costs {num(price)} questions; {side} has {num(b.left)} left of the "
+                f"{q}: costs {quantity(price, 'q', 'en')}; {side} has {num(b.left)} left of the "
                 f"{num(b.allowance)} granted by turn {turn} (8.3)",
                 ru=f"{q}: стоит {quantity(price, 'q', 'ru')}; у {side_name(side, 'ru', 'gen')} "
                 f"осталось {num(b.left, 'ru')} из {num(b.allowance, 'ru')}, "

@@ -177,6 +177,17 @@ class UnitRef:
             raise reader.error(InvalidNotationError, "unexpected text after the unit", "the end")
         return reader.resolve(raw, context)
 
+    @classmethod
+    def parse_named(cls, text: str, context: NotationContext | None = None) -> UnitRef:
+        """A unit as written, whether or not any such unit exists (a question may name any):
+        `17 с.д.`, `1 А`. Only what the text leaves open is read against the units `context`
+        knows: a bare `17`, or a type that fits a division and a corps alike (`17 rifle`)."""
+        reader = _Reader(text)
+        raw = reader.unit()
+        if not reader.at_end():
+            raise reader.error(InvalidNotationError, "unexpected text after the unit", "the end")
+        return reader.as_written(raw, context)
+
 
 @dataclass(frozen=True, slots=True)
 class Placement:
@@ -403,6 +414,34 @@ class _Reader(Cursor):
             problem = f"{written!r} could be {listed}"
             raise self.error(AmbiguousNotationError, problem, f"one of {listed}", raw.name_at)
         return found[0]
+
+    def as_written(self, raw: _RawUnit, context: NotationContext | None) -> UnitRef:
+        """The unit `raw` names as written; a bare number is the one unit of that number
+        `context` knows, a type that fits several echelons the one of them it knows (the known
+        units are looked at only then). Nothing but the text and those units decides what is
+        refused and in what words."""
+        refs = [UnitRef(raw.number, k, raw.regiment) for k in raw.kinds]
+        if len(refs) == 1:
+            return refs[0]
+        units = context.known_units if context is not None else ()
+        if not refs:
+            refs = sorted(
+                {UnitRef(u.number, u.kind, raw.regiment) for u in units
+                 if u.number == raw.number and u.regiment is None
+                 and (raw.regiment is None or isinstance(u.kind, DivisionKind))},
+                key=str,
+            )  # fmt: skip
+            if not refs:
+                raise self.error(InvalidNotationError, "unit type missing", _TYPES, raw.name_at)
+        else:
+            known = [r for r in refs if r in units or r.division in units]
+            refs = known if len(known) == 1 else refs
+        if len(refs) > 1:
+            written = f"{raw.number} {raw.name}".strip()
+            listed = ", ".join(map(str, refs))
+            problem = f"{written!r} could be {listed}"
+            raise self.error(AmbiguousNotationError, problem, f"one of {listed}", raw.name_at)
+        return refs[0]
 
     def check_cells(self, cells: list[_RawCell], context: NotationContext | None) -> None:
         """An IllegalNotationError for the first coordinate off the map of `context`."""

@@ -245,12 +245,12 @@ def ask(game: Game, side: str, questions: Sequence[str], lang: Lang | None = Non
     rows = []
     for q in questions:
         a = game.ask(side, q)
-        rows.append((_question(game, q, lang), a["answer"][lang], a["cost"]))
+        rows.append((_question(game, a["question"], lang), a["answer"][lang], a["cost"]))
     return Html(_answers_table(game, side, rows, lang), _answers_alt(game, side, rows, lang))
 
 
 def _question(game: Game, text: str, lang: Lang) -> str:
-    """A question in the journal's notation, in the reader's language."""
+    """A question as the journal keeps it (canonical), in the reader's language."""
     return parse_question(text, game.state).format(lang)
 
 
@@ -319,7 +319,7 @@ def recon_workbench(game: Game, lang: Lang | None = None) -> Live:
             game.ask(side.value, text.value)
             message.value = ""
         except StrategiaError as e:
-            message.value = f"<span style='color:#b00'>{html.escape(str(e))}</span>"
+            message.value = f"<span style='color:#b00'>{html.escape(e.say(lang))}</span>"
         redraw()
 
     examples.observe(lambda ch: setattr(text, "value", ch["new"]), names="value")
