@@ -337,3 +337,17 @@ def test_a_count_left_beside_a_game_removed_by_hand_is_not_the_new_games(tmp_pat
     assert count.acknowledged(count.read(path), g.journal.game_id) == 4
     again = Game.import_text(tmp_path / "short.jsonl", path)
     assert Game.open(path).journal.acknowledged == again.journal.last_seq == 2
+
+
+def test_a_header_byte_sqlite_does_not_read_opens_and_replay_reports_it(
+    held_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Opening reads the file's header through SQLite only; the bytes SQLite ignores (80: in
+    the 20 reserved for expansion) are checked by `game replay`, which reports the flip."""
+    path = _place(held_copy, tmp_path / "flip")
+    raw = bytearray(path.read_bytes())
+    raw[80] ^= 0x01
+    path.write_bytes(bytes(raw))
+    assert Game.open(path).journal.problems == []
+    assert main(["game", "replay", str(path)]) == 2
+    assert "bytes 80-80 (the file's header)" in capsys.readouterr().out
