@@ -25,8 +25,29 @@ LOWER = {
     "engine": {"core", "explain", "rules", "notation", "theatre"},
     "game": {"core", "explain", "rules", "notation", "theatre", "engine"},
     "tactical": {"core", "explain", "rules", "game"},
-    "ui": {"core", "explain", "rules", "notation", "theatre", "engine", "game", "tactical"},
-    "cli": {"core", "explain", "rules", "notation", "theatre", "engine", "game", "tactical"},
+    "casebook": {"core", "explain", "rules", "notation", "theatre", "engine", "game", "tactical"},
+    "ui": {
+        "core",
+        "explain",
+        "rules",
+        "notation",
+        "theatre",
+        "engine",
+        "game",
+        "tactical",
+        "casebook",
+    },
+    "cli": {
+        "core",
+        "explain",
+        "rules",
+        "notation",
+        "theatre",
+        "engine",
+        "game",
+        "tactical",
+        "casebook",
+    },
 }
 TOP = {"strategia", "strategia._moved"}  # the package's own __init__ and its old-name finder
 MAX_LINES = 520

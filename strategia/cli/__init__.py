@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from strategia.cli import (
     battle_cmd,
+    cases_cmd,
     game_cmd,
     move_cmd,
     rules_cmd,
@@ -38,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     game_cmd.add_commands(sub, parent)
     tactical_cmd.add_commands(sub, parent)
     serve_cmd.add_commands(sub, parent)
+    cases_cmd.add_commands(sub, parent)
     return parser
 
 

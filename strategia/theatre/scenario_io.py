@@ -55,8 +55,17 @@ def load_scenario(path: str | Path) -> Scenario:
     return parse_scenario(text, str(path), base=path.parent)
 
 
-def parse_scenario(text: str, source: str = "<scenario>", base: Path | None = None) -> Scenario:
-    """A scenario from the text of a scenario file."""
+def parse_scenario(
+    text: str,
+    source: str = "<scenario>",
+    base: Path | None = None,
+    *,
+    others: frozenset[str] = frozenset(),
+    defaults: dict[str, Any] | None = None,
+) -> Scenario:
+    """A scenario from the text of a scenario file. `others` are tables of a file that holds
+    more than a scenario (a case of the case book: its `[case]`, steps and expectations), left
+    to their reader; `defaults` supplies the tables the file leaves out."""
     r = Reader(source, text.split("\n"))
     if not check_size(r, text):
         raise ScenarioError(source, r.problems)
@@ -66,6 +75,7 @@ def parse_scenario(text: str, source: str = "<scenario>", base: Path | None = No
         m = re.search(r"line (\d+), column (\d+)", str(e))
         r.add(int(m.group(1)) if m else None, int(m.group(2)) if m else None, f"TOML: {e}")
         raise ScenarioError(source, r.problems) from None
+    data = {**(defaults or {}), **{k: v for k, v in data.items() if k not in others}}
     data = check_shape(r, data)
     meta = data.get("scenario", {})
     settings = scenario_settings(r, meta, data.get("settings", {}))

@@ -1,0 +1,199 @@
+"""What a case may expect, and how each is read off the game after its steps: a unit (where it
+stands, its strength...), a step's result (what the player was told, what 9.3 cut, the battle's
+numbers, a step of its explanation), the game (turn, war), a closed road or bridge.
+
+Each field is read as the mediator would check it, in the seed's terms: cells as `4,1`,
+strengths in divisions, texts in Russian. `compare` says whether an actual value is the one
+expected: numbers to within `TOLERANCE`, texts exactly, a `cut` by its rule ids.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from strategia.core.i18n import Text
+from strategia.engine.result import Result
+from strategia.engine.state import GameState, UnitState
+from strategia.game.accounts import told
+from strategia.game.game import Game
+from strategia.notation.refs import UnitRef
+
+TOLERANCE = 0.005
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """What a step gave: its results (an order's one, an End turn's several), an answer, or
+    the refusal it met (in Russian and English)."""
+
+    results: tuple[Result, ...] = ()
+    answer: dict[str, Any] | None = None
+    refused: Text | None = None
+
+
+def _unit(state: GameState, of: str) -> UnitState | None:
+    ref = UnitRef.parse(of)
+    return state.units.get(ref)
+
+
+UNIT: dict[str, tuple[Text, Callable[[UnitState | None], Any]]] = {
+    "at": (Text("stands at", "стоит в"), lambda u: str(u.cell) if u else None),
+    "cells": (Text("occupies", "занимает"), lambda u: " ".join(map(str, u.cells)) if u else None),
+    "strength": (Text("strength (divisions)", "сила (дивизий)"),
+                 lambda u: round(u.division.strength, 4) if u else 0.0),
+    "regiments": (Text("regiments' strengths", "сила полков"),
+                  lambda u: [round(r.strength, 4) for r in u.division.regiments] if u else []),
+    "facing": (Text("faces", "фронтом на"), lambda u: u.facing.ru if u else None),
+    "formation": (Text("formation", "построение"), lambda u: u.formation.key if u else None),
+    "busy": (Text("busy with", "занята"), lambda u: u.busy.what if u and u.busy else ""),
+    "busy_left": (Text("turns of work left", "осталось ходов работы"),
+                  lambda u: u.busy.left if u and u.busy else 0.0),
+    "spent": (Text("share of the turn spent", "израсходовано хода"),
+              lambda u: round(u.spent, 4) if u else None),
+    "destroyed": (Text("destroyed", "уничтожена"), lambda u: u is None),
+    "combat_capable": (Text("combat-capable", "боеспособна"),
+                       lambda u: bool(u.combat_capable) if u else False),
+    "on_march": (Text("on the march", "на марше"), lambda u: bool(u.on_march) if u else False),
+}  # fmt: skip
+
+
+def _account(r: Result) -> str | None:
+    t = told(r, r.by) if r.by else None
+    return t.text("ru") if t is not None else None
+
+
+def _battle(r: Result, key: str) -> Any:
+    b = r.battle
+    if b is None:
+        return None
+    if key == "ratio":
+        return round(b.ratio, 4) if math.isfinite(b.ratio) else "inf"
+    return getattr(b, key)
+
+
+def _after(r: Result) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for f in r.battle.units if r.battle else ():
+        out[f.unit] = round(out.get(f.unit, 0.0) + f.strength_after, 4)
+    return out
+
+
+def _explained(r: Result) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for s in r.explanation.walk():
+        if s.rule and s.rule not in out and isinstance(s.value, int | float | bool):
+            out[s.rule] = s.value
+    return out
+
+
+RESULT: dict[str, tuple[Text, Callable[[Result], Any]]] = {
+    "told": (Text("the player is told", "игроку сказано"), _account),
+    "outcome": (Text("the mediator's record", "запись посредника"), lambda r: r.outcome("ru")),
+    "cut": (Text("cut by (9.3)", "сокращен по (9.3)"), lambda r: [c.rule for c in r.cuts]),
+    "cut_reason": (Text("why it was cut", "почему сокращен"),
+                   lambda r: " | ".join(c.reason("ru") for c in r.cuts)),
+    "battle": (Text("the battle's outcome", "исход боя"), lambda r: _battle(r, "outcome")),
+    "ratio": (Text("ratio of forces", "соотношение сил"), lambda r: _battle(r, "ratio")),
+    "attack": (Text("the attack's rating", "сила наступающих"), lambda r: _battle(r, "attack")),
+    "defence": (Text("the defence's rating", "сила обороняющихся"),
+                lambda r: _battle(r, "defence")),
+    "rounds": (Text("rounds", "схваток"), lambda r: _battle(r, "rounds")),
+    "turn_used": (Text("share of the turn the battle took", "бой занял хода"),
+                  lambda r: _battle(r, "turn_used")),
+    "supporters": (Text("supported by", "поддержали"),
+                   lambda r: sorted(_battle(r, "supporters") or ())),
+    "after": (Text("strengths after (divisions)", "сила после (дивизий)"), _after),
+    "hit": (Text("units hit", "пострадали"),
+            lambda r: sorted({f.unit for f in r.battle.units}) if r.battle else []),
+    "pursuit": (Text("pursuit (km)", "преследование (км)"),
+                lambda r: {p.unit: p.taken_km for p in r.battle.pursuit} if r.battle else {}),
+    "explained": (Text("steps of the explanation", "шаги объяснения"), _explained),
+}  # fmt: skip
+
+GAME: dict[str, tuple[Text, Callable[[Game], Any]]] = {
+    "turn": (Text("turn", "ход"), lambda g: g.state.turn),
+    "side": (Text("to move", "ходят"), lambda g: g.side),
+    "at_war": (Text("at war", "идет война"), lambda g: bool(g.state.at_war)),
+    "phase": (Text("phase", "фаза"), lambda g: g.phase),
+}
+
+LABELS: dict[str, tuple[Text, Any]] = {
+    **UNIT,
+    **RESULT,
+    **GAME,
+    "refused": (Text("refused", "отказано"), None),
+    "answer": (Text("the answer", "ответ"), None),
+    "cost": (Text("questions paid", "оплачено вопросов"), None),
+    "what": (Text("closed", "закрыто"), None),
+    "until": (Text("until turn", "до хода"), None),
+}
+
+
+def read(subject: str, of: Any, name: str, game: Game, done: list[Done], spec: Any) -> Any:
+    """The actual value of field `name` of the subject (`unit` "1 т.д.", `result` step N,
+    `game`, `closed` cell); a KeyError for a field the subject does not have."""
+    if subject == "unit":
+        return UNIT[name][1](_unit(game.state, str(of)))
+    if subject == "game":
+        return GAME[name][1](game)
+    if subject == "closed":
+        found = [c for c in game.state.closures if str(c.cell) == str(of)]
+        if name == "what":
+            return sorted(c.what for c in found)
+        if name == "until":
+            return max((c.until_turn for c in found), default=None)
+        raise KeyError(name)
+    d = done[int(of) - 1]
+    if name == "refused":
+        return d.refused("ru") if d.refused is not None else None
+    if d.refused is not None:
+        return {"refused": d.refused("ru")}
+    if name == "answer":
+        a = (d.answer or {}).get("answer")
+        return a.get("ru") if isinstance(a, dict) else a
+    if name == "cost":
+        return (d.answer or {}).get("cost")
+    results = d.results
+    pick = int(dict(spec).get("of", len(results))) if results else 0
+    if not results or not 1 <= pick <= len(results):
+        return None
+    return RESULT[name][1](results[pick - 1])
+
+
+def compare(name: str, expected: Any, actual: Any) -> bool:
+    """Whether `actual` is what was expected of field `name`."""
+    if name == "cut":
+        rules = list(actual or [])
+        if isinstance(expected, bool):
+            return bool(rules) == expected
+        wanted = [expected] if isinstance(expected, str) else list(expected)
+        return sorted(wanted) == sorted(rules)
+    if name in ("refused", "cut_reason") and isinstance(expected, str):
+        return isinstance(actual, str) and expected in actual
+    return _same(expected, actual)
+
+
+def _same(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual or expected == actual
+    if isinstance(expected, int | float) and isinstance(actual, int | float):
+        return abs(float(expected) - float(actual)) <= TOLERANCE
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and _same(v, actual[k]) for k, v in expected.items()
+        )
+    if isinstance(expected, list):
+        return (
+            isinstance(actual, list)
+            and len(expected) == len(actual)
+            and all(_same(e, a) for e, a in zip(expected, actual, strict=True))
+        )
+    if isinstance(expected, str) and isinstance(actual, str):
+        return " ".join(expected.split()) == " ".join(actual.split())
+    return bool(expected == actual)
+
+
+__all__ = ["GAME", "LABELS", "RESULT", "UNIT", "Done", "compare", "read"]

@@ -1,0 +1,280 @@
+"""The case book written out: a line per case (and, for a failure, what was expected beside
+what was found), and a printable page grouped by chapter, in Russian or English."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+from strategia.casebook.case import Case, Expect, Step
+from strategia.casebook.probes import LABELS
+from strategia.casebook.run import CaseRun
+from strategia.core.errors import StrategiaError
+from strategia.core.i18n import Lang, Text
+from strategia.core.numbers import num
+from strategia.rules.kinds import side_name
+
+CHAPTERS = {
+    "0": Text("0. The levels of the game", "0. Уровни игры"),
+    "1": Text("1. The game and its turns", "1. Игра и ее ходы"),
+    "2": Text("2. The theatre", "2. Театр военных действий"),
+    "3": Text("3. Forces", "3. Силы"),
+    "4": Text("4. Movement", "4. Передвижение"),
+    "5": Text("5. Planning and deployment", "5. Планирование и развертывание"),
+    "6": Text("6. Forces by level, mobilisation", "6. Силы по уровням, мобилизация"),
+    "8": Text("8. Information and reconnaissance", "8. Информация и разведка"),
+    "9": Text("9. Combat", "9. Боевые действия"),
+    "table": Text("Tables (002)", "Таблицы (002)"),
+    "003": Text("Seed 003: the tactical rules", "Сид 003: тактические правила"),
+}
+WORDS = {
+    "passed": Text("passed", "выполнен"),
+    "failed": Text("FAILED", "НЕ ВЫПОЛНЕН"),
+    "changed": Text("changes under the house rules", "меняется по домашним правилам"),
+    "same": Text("the same under the house rules", "по домашним правилам так же"),
+    "expected": Text("expected", "ожидалось"),
+    "found": Text("found", "найдено"),
+    "position": Text("Position", "Позиция"),
+    "orders": Text("Orders", "Приказы"),
+    "expect": Text("Expected", "Ожидается"),
+    "level": Text("level", "уровень"),
+    "example": Text("the seed's worked example", "пример из сида"),
+    "reading": Text("reading", "прочтение"),
+    "silent": Text("the seed is silent", "сид молчит"),
+    "summary": Text("cases: {n}, passed: {ok}", "случаев: {n}, выполнено: {ok}"),
+    "title": Text("Strategia: the case book", "Strategia: книга случаев"),
+    "error": Text("could not be played", "не разыгран"),
+}
+CSS = """body{font:14px/1.45 Georgia,serif;max-width:52em;margin:2em auto;color:#222}
+h1{font-size:1.6em}h2{font-size:1.25em;border-bottom:1px solid #999;margin-top:2em}
+.case{margin:1.2em 0;page-break-inside:avoid}.case h3{font-size:1.05em;margin:.2em 0}
+.quote{font-style:italic;margin:.3em 0 .3em 1em}.meta{color:#555;font-size:.9em}
+pre{font:12px/1.2 monospace;background:#f6f6f6;padding:.4em;overflow-x:auto}
+.ok{color:#070}.bad{color:#b00;font-weight:bold}td,th{padding:0 .6em 0 0;text-align:left}
+@media print{body{margin:0;max-width:none}pre{white-space:pre-wrap}}"""
+
+
+def value(v: Any, lang: Lang) -> str:
+    """A value as a mediator writes it."""
+    if isinstance(v, bool):
+        return ("да" if v else "нет") if lang == "ru" else ("yes" if v else "no")
+    if isinstance(v, int | float):
+        return num(float(v), lang)
+    if isinstance(v, list):
+        return ", ".join(value(x, lang) for x in v) or "—"
+    if isinstance(v, dict):
+        return "; ".join(f"{k}: {value(x, lang)}" for k, x in v.items()) or "—"
+    return "—" if v is None else str(v)
+
+
+def _shown(name: str, v: Any, lang: Lang) -> str:
+    if name in ("told", "outcome", "at_notation") and isinstance(v, str):
+        return notation(v, lang, placement=True)
+    return value(v, lang)
+
+
+def subject(e: Expect, lang: Lang) -> str:
+    if e.subject == "unit":
+        from strategia.notation.refs import UnitRef
+
+        try:
+            return UnitRef.parse(str(e.of)).format(lang)
+        except StrategiaError:
+            return str(e.of)
+    if e.subject == "result":
+        return f"{'шаг' if lang == 'ru' else 'step'} {e.of}"
+    if e.subject == "closed":
+        return f"{'закрыто в' if lang == 'ru' else 'closed at'} {e.of}"
+    return "игра" if lang == "ru" else "the game"
+
+
+def expectation(e: Expect, lang: Lang, actual: dict[str, Any] | None = None) -> list[str]:
+    """The expectation in words, a line a field; with `actual`, what was found beside it."""
+    out = []
+    for name, want in e.fields:
+        if name == "of":
+            continue
+        label = LABELS[name][0](lang) if name in LABELS else name
+        line = f"{subject(e, lang)}: {label} {_shown(name, want, lang)}"
+        if actual is not None:
+            found = actual.get(name)
+            line += f" — {WORDS['found'](lang)} {_shown(name, found, lang)}"
+        out.append(line)
+    return out
+
+
+def lines(runs: Sequence[CaseRun], lang: Lang = "en") -> str:
+    """A line per case (pass or fail); under a failure, each expectation beside its finding;
+    under house rules, whether the case changes."""
+    out = []
+    for r in runs:
+        mark = WORDS["passed" if r.passed else "failed"](lang)
+        house = ""
+        if r.changed is not None:
+            house = f"  [{WORDS['changed' if r.changed else 'same'](lang)}]"
+        out.append(f"{mark:<12} {r.case.id:<10} {r.case.title(lang)}{house}")
+        if r.error is not None:
+            out.append(f"    {WORDS['error'](lang)}: {r.error(lang)}")
+        for k in r.checks:
+            if not k.passed or r.changed:
+                out += [f"    {x}" for x in expectation(k.expect, lang, dict(k.actual))]
+    ok = sum(r.passed for r in runs)
+    out.append(WORDS["summary"](lang).format(n=len(runs), ok=ok))
+    return "\n".join(out)
+
+
+def _e(x: object) -> str:
+    return html.escape(str(x))
+
+
+def step(s: Step, lang: Lang) -> str:
+    """A step of a case as the book prints it."""
+    who = f"{side_name(s.side, lang, capital=True)}: " if s.side else ""
+    if s.kind == "end_turn":
+        return "конец хода" if lang == "ru" else "end of turn"
+    if s.kind == "undo":
+        return "отмена" if lang == "ru" else "undo"
+    if s.kind == "order":
+        return who + notation(s.text, lang)
+    if s.kind == "ask":
+        return f"{who}{'вопрос' if lang == 'ru' else 'question'}: {s.text}"
+    return f"{'посредник' if lang == 'ru' else 'mediator'}: {s.text}"
+
+
+def _case_html(r: CaseRun, lang: Lang) -> str:
+    c: Case = r.case
+    word = WORDS["passed" if r.passed else "failed"](lang)
+    mark = f"<span class='{'ok' if r.passed else 'bad'}'>{word}</span>"
+    tags = [f"{WORDS['level'](lang)} {c.level}", _e(c.source)]
+    if c.example:
+        tags.append(WORDS["example"](lang))
+    parts = [
+        f"<div class='case' id='case-{_e(c.id)}'><h3>{_e(c.id)}. {_e(c.title(lang))} {mark}</h3>",
+        f"<div class='meta'>{' · '.join(tags)}</div>",
+        f"<div class='quote'>«{_e(c.quote)}»</div>",
+    ]
+    if c.reading is not None:
+        parts.append(f"<p><b>{WORDS['reading'](lang)}:</b> {_e(c.reading(lang))}</p>")
+    if c.silent is not None:
+        parts.append(f"<p><b>{WORDS['silent'](lang)}:</b> {_e(c.silent(lang))}</p>")
+    parts.append(f"<p><b>{WORDS['position'](lang)}</b></p><pre>{_e(position(c, lang))}</pre>")
+    orders = "".join(f"<li><code>{_e(step(s, lang))}</code></li>" for s in c.steps)
+    parts.append(f"<p><b>{WORDS['orders'](lang)}</b></p><ol>{orders}</ol>")
+    found = {id(k.expect): dict(k.actual) for k in r.checks if not k.passed}
+    items = "".join(
+        f"<li>{_e(x)}</li>" for e in c.expects for x in expectation(e, lang, found.get(id(e)))
+    )
+    parts.append(f"<p><b>{WORDS['expect'](lang)}</b></p><ul>{items}</ul>")
+    if c.note is not None:
+        parts.append(f"<p class='meta'>{_e(c.note(lang))}</p>")
+    if r.error is not None:
+        parts.append(f"<p class='bad'>{WORDS['error'](lang)}: {_e(r.error(lang))}</p>")
+    return "".join(parts) + "</div>"
+
+
+POSITION = {
+    "relief": Text("relief", "рельеф"),
+    "states": Text("states", "государства"),
+    "order_of_battle": Text("order of battle", "состав"),
+    "deployment": Text("deployment", "развертывание"),
+    "mobilisation": Text("mobilisation", "мобилизация"),
+    "roads": Text("roads", "дороги"),
+    "railways": Text("railways", "железные дороги"),
+    "trails": Text("trails", "тропы"),
+    "rivers": Text("rivers", "реки"),
+    "cities": Text("cities", "города"),
+    "capitals": Text("capitals", "столицы"),
+    "fortresses": Text("fortresses", "крепости"),
+    "legend": Text(
+        ". plain  h hills  f forest  s swamp  ^ mountains  ~ water",
+        ". равнина  h холмы  f лес  s болото  ^ горы  ~ вода",
+    ),
+}
+
+
+def notation(text: str, lang: Lang, placement: bool = False) -> str:
+    """An order (or a deployment line) in the reader's language's notation; as written if it
+    cannot be read alone."""
+    if lang == "ru" or not text.strip():
+        return text
+    from strategia.notation.orders import parse_order
+    from strategia.notation.refs import Placement
+
+    try:
+        return Placement.parse(text).format(lang) if placement else parse_order(text).format(lang)
+    except StrategiaError:
+        return text
+
+
+def _grid(rows: list[str], name: str) -> list[str]:
+    """Map rows with their latitudes on the left and the longitudes below, as the seeds number
+    cells (longitude first, latitude growing northward)."""
+    width = max((len(r) for r in rows), default=0)
+    pad = len(str(width)) + 1
+    lat_pad = len(str(len(rows)))
+    out = [f"{name}:"]
+    for k, row in enumerate(rows):
+        lat = len(rows) - k
+        out.append(f"{lat:>{lat_pad}} " + "".join(ch.ljust(pad) for ch in row).rstrip())
+    out.append(" " * (lat_pad + 1) + "".join(str(n).ljust(pad) for n in range(1, width + 1)))
+    return out
+
+
+def position(c: Case, lang: Lang = "ru") -> str:
+    """The case's map (numbered as the seeds number cells), routes, places and forces, in the
+    notation of its file, headed in the reader's language."""
+    import tomllib
+
+    data = tomllib.loads(c.path.read_text(encoding="utf-8"))
+    names: dict[str, str] = {}
+    for st in data.get("state", []):
+        names[str(st.get("code"))] = str(st.get("name"))
+    m = data.get("map", {})
+    rows: list[str] = []
+    for key in ("relief", "states"):
+        if key in m:
+            rows += _grid(m[key].strip("\n").split("\n"), POSITION[key](lang))
+    rows.append(POSITION["legend"](lang))
+    for table in ("routes", "places"):
+        for k, v in data.get(table, {}).items():
+            if v:
+                rows.append(f"{POSITION[k](lang) if k in POSITION else k}: {'; '.join(v)}")
+    default = {"R": "Красные", "B": "Синие"} if lang == "ru" else {"R": "Red", "B": "Blue"}
+    for code, body in data.get("forces", {}).items():
+        who = names.get(code) or default.get(code, code)
+        for key in ("order_of_battle", "deployment", "mobilisation"):
+            if key in body:
+                rows.append(f"{who}, {POSITION[key](lang)}:")
+                rows += [
+                    f"  {notation(x.strip(), lang, key == 'deployment')}"
+                    for x in body[key].strip().split("\n")
+                ]
+    return "\n".join(rows)
+
+
+def book_html(runs: Sequence[CaseRun], lang: Lang = "ru") -> str:
+    """The book as a page to print: the cases by chapter, each with its rule, the seed's
+    words, the position, the orders, what is expected and whether the program does it."""
+    chapters: dict[str, list[CaseRun]] = {}
+    for r in runs:
+        chapters.setdefault(r.case.chapter, []).append(r)
+    order = [k for k in CHAPTERS if k in chapters] + sorted(set(chapters) - set(CHAPTERS))
+    ok = sum(r.passed for r in runs)
+    body = [
+        f"<h1>{WORDS['title'](lang)}</h1>",
+        f"<p>{WORDS['summary'](lang).format(n=len(runs), ok=ok)}</p>",
+    ]
+    for key in order:
+        head = CHAPTERS[key](lang) if key in CHAPTERS else key
+        body.append(f"<h2>{_e(head)}</h2>")
+        body += [_case_html(r, lang) for r in chapters[key]]
+    return (
+        f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'>"
+        f"<title>{WORDS['title'](lang)}</title><style>{CSS}</style></head><body>"
+        + "".join(body)
+        + "</body></html>"
+    )
+
+
+__all__ = ["CHAPTERS", "book_html", "expectation", "lines", "position", "value"]

@@ -1,0 +1,118 @@
+"""The case book (issue 23): every case passes against the program, in under a minute; a
+failing case shows what was expected beside what was found; house rules show which cases
+they change; the printable book in both languages; bad case files refused with every problem."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from strategia.casebook import BOOK, CaseError, load_book, load_case, run_book
+from strategia.casebook.render import book_html
+from strategia.cli import main
+
+LATIN = re.compile(r"[A-Za-z]{2,}")
+
+
+@pytest.fixture(scope="module")
+def runs():  # type: ignore[no-untyped-def]
+    t = time.perf_counter()
+    out = run_book(load_book())
+    return out, time.perf_counter() - t
+
+
+def test_every_case_of_the_book_passes_in_under_a_minute(runs) -> None:  # type: ignore[no-untyped-def]
+    done, seconds = runs
+    failed = [(r.case.id, r.to_json()) for r in done if not r.passed]
+    assert failed == []
+    assert seconds < 60, f"the book took {seconds:.0f} s"
+
+
+def test_the_command_prints_a_line_a_case_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cases", "--rule", "9.3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    case = next(c for c in data["cases"] if c["id"] == "9.3-1")
+    assert set(case) >= {"id", "rule", "quote", "passed", "expected", "actual", "changed"}
+    assert case["passed"] and case["changed"] is None
+    assert {"unit": "1 т.д.", "at": "4,1"} in case["expected"]
+    assert main(["cases", "--case", "9.3-1", "--lang", "ru"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("выполнен") and "9.3-1" in out
+
+
+def _broken_book(tmp_path: Path) -> Path:
+    folder = tmp_path / "book"
+    folder.mkdir()
+    text = (BOOK / "9.3-1.toml").read_text(encoding="utf-8")
+    (folder / "9.3-1.toml").write_text(text.replace('at = "4,1"', 'at = "5,1"'), "utf-8")
+    return folder
+
+
+def test_a_failing_case_shows_the_expected_beside_the_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _broken_book(tmp_path)
+    assert main(["cases", "--folder", str(folder), "--lang", "ru"]) == 1
+    out = capsys.readouterr().out
+    assert "НЕ ВЫПОЛНЕН" in out and "1 т.д.: стоит в 5,1 — найдено 4,1" in out
+    assert main(["cases", "--folder", str(folder), "--json"]) == 1
+    case = json.loads(capsys.readouterr().out)["cases"][0]
+    assert not case["passed"]
+    assert case["expected"][0] == {"unit": "1 т.д.", "at": "5,1"}
+    assert case["actual"][0] == {"unit": "1 т.д.", "at": "4,1"}
+
+
+def test_house_rules_show_the_cases_they_change(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A house rule giving tanks 30 km a turn in hills (table 1) lets 1 т.д. reach 5,1: case
+    9.3-1 changes, and says how; a house rule on something else changes nothing."""
+    fast = tmp_path / "fast.toml"
+    fast.write_text("[movement.hills]\ntank = 30\n", encoding="utf-8")
+    assert main(["cases", "--case", "9.3-1", "--house", str(fast), "--json"]) == 0
+    case = json.loads(capsys.readouterr().out)["cases"][0]
+    assert case["changed"] is True
+    assert {"unit": "1 т.д.", "at": "5,1"} in case["actual"]
+    other = tmp_path / "other.toml"
+    other.write_text("[march]\nbonus_km = 15\n", encoding="utf-8")
+    assert main(["cases", "--case", "9.3-1", "--house", str(other), "--lang", "ru"]) == 0
+    assert "по домашним правилам так же" in capsys.readouterr().out
+    assert main(["cases", "--house", str(tmp_path / "none.toml")]) == 2
+    assert "none.toml" in capsys.readouterr().err
+
+
+def test_a_bad_case_file_names_every_problem(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    text = (BOOK / "9.3-1.toml").read_text(encoding="utf-8")
+    text = text.replace('quote = "', 'qoute = "').replace("[[expect]]\nunit", "[[expect]]\nunt")
+    bad.write_text(text.replace('order = "1 т.д. на 5,1"', 'ordr = "x"'), "utf-8")
+    with pytest.raises(CaseError) as info:
+        load_case(bad)
+    problems = [str(p) for p in info.value.problems]
+    assert any("case.qoute: unknown key" in p for p in problems)
+    assert any("case.quote: missing" in p for p in problems)
+    assert any("step 1: expected one of order" in p for p in problems)
+    assert any("expect 1: expected one subject" in p for p in problems)
+
+
+def test_the_printed_book_in_both_languages(runs) -> None:  # type: ignore[no-untyped-def]
+    done, _ = runs
+    ru, en = book_html(done, "ru"), book_html(done, "en")
+    assert "книга случаев" in ru and "case book" in en
+    assert "9.3-1" in ru and "«получив распоряжение" in ru
+    hidden = r"<style>.*?</style>|<title>.*?</title>|<pre>.*?</pre>|<code>.*?</code>"
+    words = re.sub(hidden + r"|<[^>]+>|&\w+;", " ", ru, flags=re.S)
+    words = words.replace("Strategia", "")
+    assert LATIN.findall(words) == []
+    assert "т.д." not in re.sub(r"<pre>.*?</pre>|class='quote'.*?</div>", "", en, flags=re.S)
+
+
+def test_a_case_copied_elsewhere_runs_the_same(tmp_path: Path) -> None:
+    folder = tmp_path / "copy"
+    shutil.copytree(BOOK, folder)
+    assert [r.passed for r in run_book(load_book(folder, "9.3"))] == [True]
