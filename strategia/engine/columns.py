@@ -260,9 +260,9 @@ def _on_road(
 
 def _behind(state: GameState, u: UnitState, cells: list[Cell], ahead: list[Cell]) -> Cell | None:
     """The cell the column's rest stands on behind `cells[-1]`, the march having begun there
-    (4.8): a land cell against the way the column goes, on the road if the road goes on
-    behind, else free of other counters if one is, else the one straight behind; not held by
-    the enemy. None if there is none (the map's edge or the sea)."""
+    (4.8): a land cell against the way the column goes, in the state it stands in if it can,
+    on the road if the road goes on behind, else free of other counters if one is, else the one
+    straight behind; not held by the enemy. None if there is none (the map's edge or the sea)."""
     last = cells[-1]
     front = cells[-2] if len(cells) > 1 else (ahead[0] if ahead else None)
     if front is None:
@@ -280,7 +280,8 @@ def _behind(state: GameState, u: UnitState, cells: list[Cell], ahead: list[Cell]
             if g.relief_at(c) is terrain.Relief.WATER or state.enemy_at(c, side):
                 continue
             i = terrain.index(state.theatre, c)
-            options.append((not g.road[i], bool(state.occupied[i]), -back, c.lon, c.lat, c))
+            abroad = g.state[i] != g.state[terrain.index(state.theatre, last)]
+            options.append((abroad, not g.road[i], bool(state.occupied[i]), -back, c.lon, c.lat, c))
     return min(options)[-1] if options else None
 
 
