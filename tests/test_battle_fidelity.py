@@ -3,7 +3,9 @@ artillery range and contact, scoring. Every number is worked by hand from the ta
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +13,8 @@ from strategia.core.geometry import Cell
 from strategia.engine.apply import apply
 from strategia.engine.result import OrderError, Result
 from strategia.engine.state import GameState, initial_state
+from strategia.game.channel import channel
+from strategia.game.game import Game
 from strategia.game.scoring import score
 from strategia.notation import UnitRef, parse_order
 from strategia.rules import load_ruleset
@@ -151,6 +155,42 @@ def test_every_attacker_pursues_up_to_two_thirds_of_its_move() -> None:
         Cell(6, 4),
         Cell(8, 3),
     )
+
+
+def test_a_pursuit_ordered_beyond_two_thirds_of_a_move_is_cut(tmp_path: Path) -> None:
+    """9.8a: «не далее 2/3 максимального хода»; 9.3: an order is carried out as far as possible
+    and what was cut is the mediator's. A т.д. (30 km a turn in the open, table 4) may pursue
+    2/3 × 30 = 20 km. Ordered `преследование до 9,3` from 6,3, it asks 30 km, a whole turn's
+    movement: it stops at 8,3 after 20 km and the 10 km beyond are cut (9.8a), in the result's
+    cuts and its explanation. Ordered to 8,3 (20 km, exactly 2/3) or with no goal, nothing is
+    cut. The side is told only the outcome."""
+    st = board(["1 т.д. - 6,3 фронтом на восток"], ["101 с.д. - 7,3 фронтом на запад"])
+    new, res = apply(st, parse_order("удар по 7,3: 1 т.д. преследование до 9,3 // отход", st), R[2])
+    assert new.unit(ref("1 т.д.")).cell == Cell(8, 3)
+    assert [(c.rule, c.reason.en) for c in res.cuts] == [
+        (
+            "9.8a",
+            "1 т.д.: pursuit to 9,3 asks 30 km (1 turn of movement), more than 2/3 of its move "
+            "(20 km): it stops at 8,3",
+        )
+    ]
+    assert res.cuts[0].reason.ru == (
+        "1 т.д.: преследование до 9,3 — 30 км (1 ход движения), больше 2/3 хода (20 км): "
+        "остановлена в 8,3"
+    )
+    assert any(s.kind == "cut" and s.rule == "9.8a" for s in res.explanation.walk())
+    for order in (
+        "удар по 7,3: 1 т.д. преследование до 8,3 // отход",
+        "удар по 7,3: 1 т.д. // отход",
+    ):
+        _, res = apply(st, parse_order(order, st), R[2])
+        assert res.battle is not None and res.battle.outcome == "retreat" and not res.cuts
+
+    g = Game.new(st.scenario, tmp_path / "g.game", level=2)
+    r = g.order("удар по 7,3: 1 т.д. преследование до 9,3 // отход")
+    assert r is not None and [c.rule for c in r.cuts] == ["9.8a"]
+    told = json.dumps(channel(g, "red").told(), ensure_ascii=False)
+    assert "9,3" not in told.replace("преследование до 9,3", "") and "2/3" not in told
 
 
 def test_infantry_pursues_as_far_as_its_pace_allows() -> None:

@@ -224,20 +224,37 @@ def test_march_4_8() -> None:
     subtracted from the distance, gave 0.5 + 30/10 = 3.5). The head reaches a cell every 10/15 =
     2/3 turn after the half turn of forming up: at 1.17, 1.83, 2.5, 3.17, 3.83 and 4.5 turns; at
     the ends of turns 1-5 (1, 2, 3, 4, 5) it stands at 2,3, 4,3, 5,3, 7,3 and 8,3.
+    «Дивизия на марше растягивается в прямоугольник 1*2»: from the first turn, though its head
+    has not left 2,3, it holds two cells, its rest behind the head (1,3, against the march east:
+    the road begins at 2,3); then the cell it passed (4,3 and 3,3).
     """
     state = strip("plain", unit="5 с.д.", road="2,3 12,3", width=16)
     new, res = apply(state, parse_order("5 с.д. марш на 8,3", state), R[2])
     assert _step(res, "time:").value == pytest.approx(0.5 + 60 / 15)
     assert _step(res, "speed on the march").value == pytest.approx(15)
     u = new.unit(UnitRef.parse("5 с.д."))
-    assert u.on_march and u.combat_capable and len(u.cells) == 1 and u.cell == Cell(2, 3)
+    assert u.on_march and u.combat_capable and u.cells == (Cell(2, 3), Cell(1, 3))
     cells = [u.cell]
     for _ in range(5):
         new, _ = advance(new, R[2])
         cells.append(new.unit(UnitRef.parse("5 с.д.")).cell)
+        if len(cells) == 2:
+            assert new.unit(UnitRef.parse("5 с.д.")).cells == (Cell(4, 3), Cell(3, 3))
     assert cells == [Cell(2, 3), Cell(4, 3), Cell(5, 3), Cell(7, 3), Cell(8, 3), Cell(8, 3)]
     u = new.unit(UnitRef.parse("5 с.д."))
     assert not u.on_march and u.busy is None and u.combat_capable
+
+
+def test_a_march_begun_mid_road_stretches_back_along_the_road() -> None:
+    """4.8: «Дивизия на марше растягивается в прямоугольник 1*2 с равномерным распределением
+    полков вдоль дороги». A с.д. at 2,3 on a road that comes from 1,2 and goes on east marches
+    to 8,3: after forming up (0.5 turn) it covers 7.5 of the 10 km to 3,3 in its first turn, so
+    its head is still at 2,3 and the column lies behind it along the road, at 1,2, not at 1,3
+    straight behind (off the road)."""
+    state = strip("plain", unit="5 с.д.", road="1,2 2,3 12,3", width=16)
+    new, res = apply(state, parse_order("5 с.д. марш на 8,3", state), R[2])
+    assert not res.cuts
+    assert new.unit(UnitRef.parse("5 с.д.")).cells == (Cell(2, 3), Cell(1, 2))
 
 
 def test_march_of_a_tank_division_counts_the_whole_distance() -> None:

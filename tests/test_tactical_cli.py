@@ -110,3 +110,24 @@ def test_bad_input_exits_2_with_one_line(
     assert code == 2 and "unknown unit 'nobody'" in err
     code, _, err = run(capsys, "tactical", "new", GROVE, "--game", game)
     assert code == 2 and "already there" in err
+
+
+def test_the_json_says_who_counts_as_moving(capsys: pytest.CaptureFixture[str]) -> None:
+    """003, note 3 to the speeds: «Для того, чтобы считаться двигающимся, отряд должен в ход
+    совершить передвижение в любую сторону на дистанцию не меньше 2 см, либо совершить
+    перестроение». The hussars moving 1 cm do not count as moving, 5 cm do: each unit of the
+    JSON's state says so, and the explanation gives the reason with the rule."""
+    for plan, expected in (("move 1", False), ("move 5", True)):
+        code, out, _ = run(capsys, "tactical", "try", GROVE, "Сумские гусары", plan, "--json")
+        data = json.loads(out)
+        moving = {u["name"]: u["moving"] for u in data["state"]["units"]}
+        assert code == 0 and moving["Сумские гусары"] is expected
+        assert not any(moving[n] for n in moving if n != "Сумские гусары")
+        why = data["explanations"][0]["children"][-1]
+        assert why["rule"] == "003 speeds, note 3" and why["value"] is expected
+        assert why["label"]["ru"] == "Сумские гусары: считается двигающимся"
+    code, out, _ = run(capsys, "tactical", "try", GROVE, "Сумские гусары", "move 1", "--lang", "ru")
+    assert (
+        "Сумские гусары: считается двигающимся = нет  [003, скорость передвижения, примеч. 3]"
+        in out
+    )

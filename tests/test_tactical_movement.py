@@ -10,9 +10,12 @@ from fractions import Fraction
 import pytest
 
 from strategia.explain.render import explanation_text
+from strategia.explain.trace import Explained
+from strategia.rules.load import apply_house_text
 from strategia.tactical.actions import parse_actions
 from strategia.tactical.data import ruler, tactical_rules
 from strategia.tactical.execute import Carried, carry_out
+from strategia.tactical.moving import moving
 from strategia.tactical.skirmish import Obstacle, ObstacleKind, Road, Skirmish, Table, new_table
 from strategia.tactical.units import Condition, Formation, TacticalError, Unit, new_unit
 
@@ -431,9 +434,33 @@ def test_enemy_contact_stops_the_move() -> None:
 
 
 def test_moving_means_two_cm_or_a_formation_change() -> None:
-    assert not run(table(inf()), "bn", "move 1").table.unit("bn").moving(RULES)
-    assert run(table(inf()), "bn", "move 2").table.unit("bn").moving(RULES)
-    assert run(table(inf(figures=2)), "bn", "form column").table.unit("bn").moving(RULES)
+    """003, note 3 to the speeds: «Для того, чтобы считаться двигающимся, отряд должен в ход
+    совершить передвижение в любую сторону на дистанцию не меньше 2 см, либо совершить
+    перестроение». A line that moves 1 cm does not count as moving; 2 cm (not less than 2)
+    does, and so does a withdrawal of 2 cm (any direction); a battalion that only forms column
+    (2 figures: one pair × 1/8 of a turn) does, having moved 0 cm, and so does a disordered one
+    restoring order. The answer is the rule data's (`moving`), explained with the rule."""
+
+    def answer(t: Table, plan: str) -> Explained[bool]:
+        return moving(run(t, "bn", plan).table.unit("bn"), RULES)
+
+    assert answer(table(inf()), "move 1").value is False
+    assert answer(table(inf()), "move 2").value is True
+    assert answer(table(inf()), "withdraw 2").value is True
+    formed = answer(table(inf(figures=2)), "form column")
+    assert formed.value is True
+    assert answer(table(inf(condition="disordered")), "restore").value is True
+    why = explanation_text(answer(table(inf()), "move 1").explanation)
+    assert why[0] == "bn: counts as moving = no  [003 speeds, note 3]"
+    assert any("a move in any direction of at least = 2 cm" in line for line in why)
+    assert any("moved this turn, in any direction = 1 cm" in line for line in why)
+    ru = explanation_text(formed.explanation, "ru")
+    assert ru[0] == "bn: считается двигающимся = да  [003, скорость передвижения, примеч. 3]"
+    assert any("перестроение в этот ход = да" in line for line in ru)
+    house = apply_house_text(RULES, "[moving]\nmin_cm = 1\nformation_change = false\n", "h")
+    assert moving(run(table(inf()), "bn", "move 1").table.unit("bn"), house).value is True
+    column = run(table(inf(figures=2)), "bn", "form column").table.unit("bn")
+    assert moving(column, house).value is False
 
 
 def test_explanations_cite_the_seeds_sections() -> None:

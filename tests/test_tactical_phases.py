@@ -235,3 +235,26 @@ def test_skirmish_files_report_every_problem(tmp_path: Path) -> None:
     assert len(e.value.problems) == 3
     assert "obstacle[0].kind" in str(e.value) and "cannot be in limbered" in str(e.value)
     assert "missing figures, at" in str(e.value)
+
+
+def test_the_phase_says_which_units_count_as_moving() -> None:
+    """003, note 3 to the speeds: at least 2 cm in the turn, or a formation change. In phase 3
+    the red battalion (division column, 12 cm) carries out «move 1»: 1 cm, not moving; the red
+    guns, planned to limber (a formation change), count as moving without having moved; the
+    phase's explanation says so of each, citing the rule, and a new turn starts everyone
+    afresh."""
+    game = duel()
+    game.card("red bn", "move 1")
+    game.card("red guns", "form limbered")
+    to(game, Phase.MOVEMENT)
+    assert game.last is not None
+    said = {
+        s.label.en.split(":")[0]: s.value
+        for s in game.last.walk()
+        if s.rule == "003 speeds, note 3" and s.label.en.endswith("counts as moving")
+    }
+    assert said == {"red bn": False, "red guns": True}
+    units = {u["name"]: u["moving"] for u in game.to_json()["units"]}
+    assert units == {"red bn": False, "blue bn": False, "red guns": True}
+    to(game, Phase.PLANNING)
+    assert not any(u["moving"] for u in game.to_json()["units"])

@@ -121,7 +121,8 @@ def test_formation_conditions(tr: RuleSet) -> None:
     assert tr.value("formation_rules", "cavalry_column_gap_cm") == 1.5
     assert tr.value("scale", "pair_figures") == 2
     assert tr.value("scale", "figure_men") == 50
-    assert tr.value("scale", "moving_min_cm") == 2
+    assert tr.value("moving", "min_cm") == 2 and tr.value("moving", "formation_change") is True
+    assert tr.entry("moving").rule == "003 speeds, note 3"
 
 
 def test_limbering_and_change_of_front(tr: RuleSet) -> None:

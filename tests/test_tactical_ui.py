@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from strategia.tactical import EXAMPLES, TacticalGame
@@ -92,3 +94,35 @@ def test_the_widget_drives_the_game(game: TacticalGame) -> None:
     table.enter("artillery", casualties=1, by="Batterie à pied")
     assert game.table.unit("2/Тульский").figures == 15
     assert "Fire" in table.status.value
+
+
+def test_the_table_shows_who_counts_as_moving_as_the_engine_says(tmp_path: Path) -> None:
+    """003, note 3 to the speeds: a unit counts as moving when it moves at least 2 cm in the
+    turn, or changes formation. The hussars move 1 cm: not moving; 4 cm more (5 in all): moving,
+    and the tooltip says so («двигающийся»). The console takes the engine's answer, so a house
+    rule of 10 cm (rule data `moving.min_cm`) makes the same 5 cm not moving on the table."""
+
+    def hussars(g: TacticalGame) -> dict[str, object]:
+        return next(
+            f["properties"]
+            for f in tt.units_geojson(g.battle, g.rules, lang="ru")["features"]
+            if f["properties"].get("unit") == "Сумские гусары" and f["properties"]["part"] == "unit"
+        )
+
+    house = tmp_path / "house.toml"
+    house.write_text('[ruleset]\nname = "tactical"\n\n[moving]\nmin_cm = 10\n', encoding="utf-8")
+    plain, strict = (
+        TacticalGame.new(EXAMPLES / "grove.toml"),
+        TacticalGame.new(EXAMPLES / "grove.toml", house=[house]),
+    )
+    for g in (plain, strict):
+        g.advance()
+        g.advance()
+        g.act("Сумские гусары", "move 1")
+    p = hussars(plain)
+    assert p["moving"] is False and "двигающийся" not in str(p["label"])
+    for g in (plain, strict):
+        g.act("Сумские гусары", "move 4")
+    p = hussars(plain)
+    assert p["moving"] is True and str(p["label"]).endswith(" · двигающийся")
+    assert hussars(strict)["moving"] is False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -118,6 +119,39 @@ def test_give_an_order_end_the_turn_and_see_the_counter_move(console: Console) -
     console.end_turn()
     assert console.game.side == "blue" and console.mapview.units_built > before
     assert "Blue</b> to move" in console.status.value
+
+
+def _inside(ring: list[list[float]], x: float, y: float) -> bool:
+    """Whether (x, y) lies inside the closed ring (even-odd rule)."""
+    hit = False
+    for (x0, y0), (x1, y1) in itertools.pairwise(ring):
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            hit = not hit
+    return hit
+
+
+def test_a_marching_division_is_drawn_as_its_column_from_the_first_turn(console: Console) -> None:
+    """4.8: «Дивизия на марше растягивается в прямоугольник 1*2 ... На подготовку к маршу уходит
+    0.5 хода». 4 с.д. stands at 33,25 on the road (table 4: 10 km a turn, 15 on the march). In
+    its first turn it forms up for half a turn and covers 7.5 of the 10 km to 33,24, so its head
+    is still at 33,25; the column stretches behind it along the road to 34,26 (the road goes on
+    south-east; 33,26 straight behind is off the road and holds 5 с.д.). The map draws it over
+    both cells, corner to corner, and over neither of the cells beside them (33,26, 34,25), as
+    the mediator sees it and as Red sees its own division."""
+    console.submit("4 с.д. марш на 45,25")
+    assert console.game.state.unit(UnitRef.parse("4 с.д.")).on_march
+    for viewer in ("mediator", "red"):
+        console.set_viewer(viewer)
+        for coll in (console.units_geojson(), console.mapview.units.data):
+            counter = next(
+                f
+                for f in coll["features"]
+                if f["properties"].get("unit") == "4 с.д." and f["properties"]["part"] == "counter"
+            )
+            assert counter["properties"]["cells"] == ["33,25", "34,26"]
+            ring = counter["geometry"]["coordinates"][0]
+            assert _inside(ring, 33, 25) and _inside(ring, 34, 26)
+            assert not _inside(ring, 33, 26) and not _inside(ring, 34, 25)
 
 
 def test_cut_orders_are_shown_to_the_mediator_only(console: Console) -> None:

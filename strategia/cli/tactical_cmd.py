@@ -109,7 +109,7 @@ def _out(game: TacticalGame, steps: list[Step], lang: Lang) -> Output:
     data = {
         "game": str(game.journal.path) if game.journal else None,
         "explanations": [s.to_json() for s in steps],
-        "state": game.battle.to_json(),
+        "state": game.battle.to_json(game.rules),
     }
     return Output("\n".join(lines), data)
 

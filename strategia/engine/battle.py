@@ -68,7 +68,7 @@ def battle(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, 
         if defence.retreat:
             moved = retreat(state, enemy, attackers, rules, ex, cuts)
             if moved is not None:
-                state, went = pursue(moved, attackers, target, order.pursue, rules)
+                state, went = pursue(moved, attackers, target, order.pursue, rules, cuts)
                 state = spend(state, attackers, rules)
                 outcome = Text(f"{target}: the defender retreats", f"{target}: противник отходит")
                 rec = BattleRecord(str(target), side, them, "retreat", pursuit=went)
@@ -102,7 +102,7 @@ def battle(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, 
         chased: tuple[Pursuit, ...] = ()
         if key == "taken":
             winners = [f.unit for f in engaged if f.unit.ref in state.units]
-            state, chased = pursue(state, winners, target, order.pursue, rules)
+            state, chased = pursue(state, winners, target, order.pursue, rules, cuts)
         state = spend(state, attackers, rules)
         state = state.evolve(
             engaged=state.engaged | {u.ref for u in d_units},

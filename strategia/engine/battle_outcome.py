@@ -11,10 +11,11 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import replace
+from fractions import Fraction
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
-from strategia.core.numbers import num, pct
+from strategia.core.numbers import num, pct, turns
 from strategia.engine.battle_record import Pursuit
 from strategia.engine.fighters import Fighter
 from strategia.engine.losses import cut_transfer
@@ -250,12 +251,15 @@ def pursue(
     vacated: Cell,
     goal: Cell | None,
     rules: RuleSet,
+    cuts: list[Cut],
 ) -> tuple[GameState, tuple[Pursuit, ...]]:
     """9.8a: after the defender's retreat, each attacking division may advance the same turn «no
     further than 2/3 of the greatest move for its arm in that ground»: along its cheapest path
     towards `goal` (the order's, else the vacated cell), into and beyond the vacated cell, as far
-    as 2/3 of a turn's movement takes it. The strongest goes first; no two end on one cell."""
+    as 2/3 of a turn's movement takes it. The strongest goes first; no two end on one cell.
+    What the order asked beyond that (a `goal` not reached) is added to `cuts` (9.3)."""
     share = float(rules.value("battle", "pursuit_share"))
+    asked = goal
     goal = goal or vacated
     cell_km = float(rules.value("scale", "cell_km"))
     out: list[Pursuit] = []
@@ -289,10 +293,47 @@ def pursue(
                 unit="km",
                 rule="9.8a",
             )
+            if asked is not None and end != asked:
+                why = _beyond(state, u, req, asked, end, limit_km, rules)
+                cuts.append(why)
+                g.step(why.reason, None, kind="cut", rule=why.rule)
             if end != u.cell:
                 state = state.with_units([replace(u, cells=(end,))])
             out.append(Pursuit(str(u.ref), limit_km, taken, str(end)))
     return state, tuple(out)
+
+
+def _beyond(
+    state: GameState,
+    u: UnitState,
+    req: ReachRequest,
+    goal: Cell,
+    end: Cell,
+    limit_km: float,
+    rules: RuleSet,
+) -> Cut:
+    """Why a pursuit stopped at `end` short of the `goal` it was ordered to (9.3): the way there
+    is longer than the pursuit's share of a move (9.8a), or there is no way at all."""
+    share = float(rules.value("battle", "pursuit_share"))
+    part = str(Fraction(share).limit_denominator(12))
+    reach = max(abs(v) for v in u.cell.offset(goal)) + 2
+    whole = reach_many([replace(req, budget=1e6)], _blocked(state), reach)[0]
+    if not whole.reachable(goal):
+        return cut(
+            "9.3",
+            f"{u.ref}: {goal} cannot be reached in pursuit: it stops as near as it can, at {end}",
+            f"{u.ref}: {goal} недостижима при преследовании: остановлена как можно ближе, в {end}",
+        )
+    cost = whole.cost_to(goal)
+    cell_km = float(rules.value("scale", "cell_km"))
+    km = round(sum(a.km(b, cell_km) for a, b in itertools.pairwise(whole.path_to(goal))), 2)
+    return cut(
+        "9.8a",
+        f"{u.ref}: pursuit to {goal} asks {num(km)} km ({turns(cost)} of movement), more than "
+        f"{part} of its move ({num(limit_km)} km): it stops at {end}",
+        f"{u.ref}: преследование до {goal} — {num(km, 'ru')} км ({turns(cost, 'ru')} движения), "
+        f"больше {part} хода ({num(limit_km, 'ru')} км): остановлена в {end}",
+    )
 
 
 def _speed_in(state: GameState, u: UnitState, cell: Cell, rules: RuleSet) -> float:

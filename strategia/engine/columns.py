@@ -187,7 +187,7 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
             rule="4.8",
         )
         length = int(rules.value("march", "length"))
-        new = _on_road(u, path, plan[0], length)
+        new = _on_road(state, u, path, plan[0], length)
         busy = (
             Busy("march", float(len(plan) - 1), tuple(plan[1:]), plan=tuple(path))
             if len(plan) > 1
@@ -242,11 +242,47 @@ def _schedule(
         end += 1.0
 
 
-def _on_road(u: UnitState, route: list[Cell], head: Cell, length: int) -> UnitState:
-    """The division stretched along the road behind its head (1x2 on the march, 4.8)."""
+def _on_road(
+    state: GameState, u: UnitState, route: list[Cell], head: Cell, length: int
+) -> UnitState:
+    """The division stretched along the road behind its head: 1x2 on the march from its first
+    turn (4.8), when the head has not yet left the cell it set out from as afterwards."""
     i = route.index(head)
-    cells = tuple(route[max(0, i - length + 1) : i + 1][::-1]) or (head,)
-    return replace(u, cells=cells[:length])
+    cells = route[max(0, i - length + 1) : i + 1][::-1] or [head]
+    ahead = route[i + 1 : i + 2]
+    while len(cells) < length:
+        tail = _behind(state, u, cells, ahead)
+        if tail is None:
+            break
+        cells.append(tail)
+    return replace(u, cells=tuple(cells[:length]))
+
+
+def _behind(state: GameState, u: UnitState, cells: list[Cell], ahead: list[Cell]) -> Cell | None:
+    """The cell the column's rest stands on behind `cells[-1]`, the march having begun there
+    (4.8): a land cell against the way the column goes, in the state it stands in if it can,
+    on the road if the road goes on behind, else free of other counters if one is, else the one
+    straight behind; not held by the enemy. None if there is none (the map's edge or the sea)."""
+    last = cells[-1]
+    front = cells[-2] if len(cells) > 1 else (ahead[0] if ahead else None)
+    if front is None:
+        return None
+    bx, by = front.offset(last)
+    side = state.scenario.state(u.owner).side
+    g = state.grid
+    options = []
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            c = Cell(last.lon + dx, last.lat + dy)
+            back = (dx * bx + dy * by) / math.hypot(dx, dy) / math.hypot(bx, by) if dx or dy else 0
+            if back <= 0 or not g.on_map(c) or c in cells or c in ahead:
+                continue
+            if g.relief_at(c) is terrain.Relief.WATER or state.enemy_at(c, side):
+                continue
+            i = terrain.index(state.theatre, c)
+            abroad = g.state[i] != g.state[terrain.index(state.theatre, last)]
+            options.append((abroad, not g.road[i], bool(state.occupied[i]), -back, c.lon, c.lat, c))
+    return min(options)[-1] if options else None
 
 
 def _arrived(u: UnitState, rules: RuleSet) -> UnitState:
@@ -346,7 +382,7 @@ def column_turn(
                 return moved, Result(f"{u.ref} ({b.label.ru})", where(moved), ex.freeze())
             u = hit
     if b.what == "march":
-        new = _on_road(u, route, nxt, int(rules.value("march", "length")))
+        new = _on_road(state, u, route, nxt, int(rules.value("march", "length")))
         if rest:
             return replace(
                 new, spent=1.0, busy=replace(b, left=float(len(rest)), target=rest)

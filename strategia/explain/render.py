@@ -24,6 +24,7 @@ _RULE_NAMES = {
     "loss_rule": Text("9.8c, loss rule", "9.8в, правило потерь"),
     "003 turn sequence": Text("003 turn sequence", "003, порядок действий"),
     "003 speeds": Text("003 speeds", "003, скорость передвижения"),
+    "003 speeds, note 3": Text("003 speeds, note 3", "003, скорость передвижения, примеч. 3"),
     "003 formation changes": Text("003 formation changes", "003, скорость перестроения"),
     "003 change of front": Text("003 change of front", "003, перемена фронта"),
     "003 limbering": Text("003 limbering", "003, снятие с передков"),

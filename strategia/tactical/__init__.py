@@ -8,7 +8,8 @@
 Modules: `units` (arms, formations, conditions, the unit), `skirmish` (the table, obstacles, the
 skirmish file), `actions` (what a unit can do, and its notation), `movement` (moves through
 obstacles), `front` (change of front), `formations` (formation changes, restoring order,
-limbering), `execute` (plans within the turn's budget), `phases` (the eight-phase turn), `game`
+limbering), `execute` (plans within the turn's budget), `moving` (whether a unit counts as
+moving, note 3), `phases` (the eight-phase turn), `game`
 (the journaled game), `data` (reading the rule data exactly).
 Every number comes from the `tactical` rule data (`strategia rules --ruleset tactical`).
 """

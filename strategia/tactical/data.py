@@ -20,6 +20,7 @@ RULESET = "tactical"
 # the seed's sections, as rule ids
 SEQUENCE = "003 turn sequence"
 SPEEDS = "003 speeds"
+MOVING = "003 speeds, note 3"  # «для того, чтобы считаться двигающимся...»
 FORMATIONS = "003 formation changes"
 FRONT = "003 change of front"
 LIMBERING = "003 limbering"

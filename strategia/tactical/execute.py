@@ -20,6 +20,7 @@ from strategia.tactical.formations import change_time, form, pairs, restore
 from strategia.tactical.front import face, free_turn
 from strategia.tactical.geometry import normalize
 from strategia.tactical.movement import move
+from strategia.tactical.moving import moving
 from strategia.tactical.skirmish import Table
 from strategia.tactical.units import Arm, Condition, Formation, TacticalError
 
@@ -98,8 +99,10 @@ def carry_out(
     later: tuple[Action, ...] = (),
 ) -> Carried:
     """Carry out `actions` in order; `later` are actions planned for later in the turn (after
-    fire), whose time the moves keep back as well."""
+    fire), whose time the moves keep back as well. Then whether the unit counts as moving
+    (003 speeds, note 3), in the current explanation."""
     steps: list[Step] = []
+    rest: tuple[Action, ...] = ()
     for i, action in enumerate(actions):
         after = (*actions[i + 1 :], *later)
         reserve = sum((fixed_time(table, name, a, rules) for a in after), Fraction(0))
@@ -107,5 +110,8 @@ def carry_out(
         table = done.table
         steps.append(done.explanation)
         if done.rest is not None:
-            return Carried(table, tuple(steps), (done.rest, *actions[i + 1 :]))
-    return Carried(table, tuple(steps), ())
+            rest = (done.rest, *actions[i + 1 :])
+            break
+    if actions:
+        moving(table.unit(name), rules)
+    return Carried(table, tuple(steps), rest)

@@ -127,7 +127,7 @@ class TacticalGame:
         return self._do("report", data)
 
     def to_json(self) -> dict[str, Any]:
-        d = self.battle.to_json()
+        d = self.battle.to_json(self.rules)
         d["game"] = str(self.journal.path) if self.journal else None
         return d
 

@@ -27,6 +27,7 @@ from strategia.tactical.actions import Action, format_actions
 from strategia.tactical.data import SEQUENCE, turns
 from strategia.tactical.execute import carry_out
 from strategia.tactical.formations import carry_on
+from strategia.tactical.moving import is_moving
 from strategia.tactical.skirmish import Skirmish, Table, new_table
 from strategia.tactical.units import Arm, Condition, Formation, TacticalError
 
@@ -127,7 +128,8 @@ class Battle:
     left: Mapping[str, tuple[Action, ...]] = field(default_factory=dict)
     reports: tuple[Report, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, rules: RuleSet) -> dict[str, Any]:
+        """The battle as data; each unit says whether it counts as moving (003 speeds, note 3)."""
         return {
             "skirmish": self.table.skirmish.name,
             "turn": self.turn,
@@ -136,7 +138,7 @@ class Battle:
                 "key": self.phase.key,
                 **self.phase.text.to_json(),
             },
-            "units": [u.to_json() for u in self.table.units],
+            "units": [{**u.to_json(), "moving": is_moving(u, rules)} for u in self.table.units],
             "cards": {n: c.to_json() for n, c in self.cards.items()},
             "reports": [r.to_json() for r in self.reports],
         }

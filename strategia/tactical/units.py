@@ -134,11 +134,6 @@ class Unit:
         """The part of this turn still free."""
         return max(Fraction(0), 1 - self.spent)
 
-    def moving(self, rules: RuleSet) -> bool:
-        """Moved or formed this turn (note 3: at least 2 cm, or a formation change)."""
-        least = parse_fraction(rules.value("scale", "moving_min_cm"))
-        return self.changed or self.moved >= least
-
     @property
     def out_of_action(self) -> bool:
         return self.figures <= 0

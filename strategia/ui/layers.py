@@ -179,11 +179,30 @@ def grid_labels(ds: xr.Dataset, every: int = 5) -> list[tuple[float, float, str]
 
 
 def _square(cells: list[tuple[int, int]]) -> list[list[list[float]]]:
-    xs = [c[0] for c in cells]
-    ys = [c[1] for c in cells]
-    x0, x1 = _r(min(xs) - 0.42), _r(max(xs) + 0.42)
-    y0, y1 = _r(min(ys) - 0.42), _r(max(ys) + 0.42)
-    return [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]]
+    """A counter's outline over its cells: the rectangle over a row or column of cells (a
+    division stretched to 1x2, 4.6, 4.8), the band along a diagonal when its cells lie
+    corner to corner (a march along a diagonal road), never the cells beside them."""
+    corners = sorted(
+        {(_r(x + dx), _r(y + dy)) for x, y in cells for dx in (-0.42, 0.42) for dy in (-0.42, 0.42)}
+    )
+    if len(corners) <= 2:
+        return [[list(p) for p in [*corners, corners[0]]]]
+
+    def turn(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[tuple[float, float]] = []
+    upper: list[tuple[float, float]] = []
+    for p in corners:
+        while len(lower) >= 2 and turn(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(corners):
+        while len(upper) >= 2 and turn(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    hull = lower[:-1] + upper[:-1]  # counter-clockwise from the south-west corner
+    return [[list(p) for p in [*hull, hull[0]]]]
 
 
 # seven-segment digits: segments as ((x0, y0), (x1, y1)) in a 1 x 2 box, y up

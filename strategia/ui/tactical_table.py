@@ -19,6 +19,7 @@ from strategia.rules import RuleSet
 from strategia.tactical.actions import format_actions
 from strategia.tactical.game import TacticalGame
 from strategia.tactical.geometry import corners, strip
+from strategia.tactical.moving import is_moving
 from strategia.tactical.phases import Battle, Phase, ReportKind, phase_label
 from strategia.tactical.skirmish import ObstacleKind, Skirmish
 from strategia.tactical.units import Condition, Formation, Unit
@@ -40,6 +41,7 @@ OPACITY = {
     Condition.ROUTED: 0.2,
 }
 GRID_CM = 10
+MOVING_WORD = Text("moving", "двигающийся")  # 003 speeds, note 3
 LABELS = {"description_width": "100px"}  # room for the panel's longest label, all aligned
 
 
@@ -104,7 +106,8 @@ def units_geojson(
     battle: Battle, rules: RuleSet, selected: str | None = None, lang: Lang = "ru"
 ) -> dict[str, Any]:
     """Every unit in one collection: its rectangle (the side's colour, fainter as its order
-    goes), a heavy line along its front, and its data for the tooltip."""
+    goes), a heavy line along its front, and its data for the tooltip, whether it counts as
+    moving as the engine says."""
     features = []
     for u in battle.table.units:
         rect = unit_rectangle(u, rules)
@@ -117,14 +120,15 @@ def units_geojson(
             "fillOpacity": 0.1 if u.out_of_action else OPACITY[u.condition],
             **({"dashArray": "3 2"} if dashed else {}),
         }
+        going = is_moving(u, rules)  # the engine's answer (003 speeds, note 3)
         label = (
             f"{u.name}: {u.figures} · {u.formation.label(lang)} · {u.condition.label(lang)}"
-            f" · {fmt(u.facing)}°"
+            f" · {fmt(u.facing)}°" + (f" · {MOVING_WORD(lang)}" if going else "")
         )
         props = {
             "unit": u.name, "side": u.side, "arm": u.arm.key, "figures": u.figures,
             "formation": u.formation.key, "condition": u.condition.key,
-            "facing": u.facing, "spent": str(u.spent), "moving": u.moving(rules), "label": label,
+            "facing": u.facing, "spent": str(u.spent), "moving": going, "label": label,
         }  # fmt: skip
         features.append(
             _feature(
