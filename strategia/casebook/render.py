@@ -142,7 +142,8 @@ def step(s: Step, lang: Lang) -> str:
     return f"{'посредник' if lang == 'ru' else 'mediator'}: {s.text}"
 
 
-def _case_html(r: CaseRun, lang: Lang) -> str:
+def case_html(r: CaseRun, lang: Lang) -> str:
+    """One case as the book prints it."""
     c: Case = r.case
     word = WORDS["passed" if r.passed else "failed"](lang)
     mark = f"<span class='{'ok' if r.passed else 'bad'}'>{word}</span>"
@@ -268,7 +269,7 @@ def book_html(runs: Sequence[CaseRun], lang: Lang = "ru") -> str:
     for key in order:
         head = CHAPTERS[key](lang) if key in CHAPTERS else key
         body.append(f"<h2>{_e(head)}</h2>")
-        body += [_case_html(r, lang) for r in chapters[key]]
+        body += [case_html(r, lang) for r in chapters[key]]
     return (
         f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'>"
         f"<title>{WORDS['title'](lang)}</title><style>{CSS}</style></head><body>"
@@ -277,4 +278,4 @@ def book_html(runs: Sequence[CaseRun], lang: Lang = "ru") -> str:
     )
 
 
-__all__ = ["CHAPTERS", "book_html", "expectation", "lines", "position", "value"]
+__all__ = ["CHAPTERS", "CSS", "book_html", "case_html", "expectation", "lines", "position", "value"]

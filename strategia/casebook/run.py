@@ -17,6 +17,7 @@ from strategia.core.collector import collector_paused
 from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
+from strategia.engine.state import GameState
 from strategia.game.game import Game
 
 BOOK = Path(__file__).parent / "cases"
@@ -49,6 +50,8 @@ class CaseRun:
     house: tuple[str, ...] = ()
     changed: bool | None = None
     done: list[Done] = field(default_factory=list, compare=False, repr=False)
+    start: GameState | None = field(default=None, compare=False, repr=False)
+    end: GameState | None = field(default=None, compare=False, repr=False)
 
     @property
     def passed(self) -> bool:
@@ -105,10 +108,11 @@ def run_case(case: Case, house: Sequence[Path] = ()) -> CaseRun:
                 g = Game.new(case.scenario, Path(tmp) / "case.game", seed=case.seed, house=houses)
         except StrategiaError as e:
             return CaseRun(case, error=_text(e), house=tuple(map(str, house)))
+        start = g.state
         done = [_play(g, s) for s in case.steps]
         checks = tuple(_check(g, done, e) for e in case.expects)
         g.journal.close()
-    return CaseRun(case, checks, house=tuple(map(str, house)), done=done)
+    return CaseRun(case, checks, house=tuple(map(str, house)), done=done, start=start, end=g.state)
 
 
 def run_book(cases: Sequence[Case], house: Sequence[Path] = ()) -> list[CaseRun]:
