@@ -252,7 +252,7 @@ def _rating_cell(u: Fighting, f: Facts, lang: Lang) -> str:
 
 
 def _row(u: Fighting, rec: BattleRecord, f: Facts, lang: Lang) -> tuple[str, ...]:
-    side = rec.attacker if u.role == "attacker" else rec.defender
+    side = u.side or (rec.attacker if u.role == "attacker" else rec.defender)
     role = w("attack" if u.role == "attacker" else "defence", lang)
     name = unit_name(u.unit, lang) + (f" ({', '.join(u.part)})" if u.part else "")
     if hidden(rec, u):  # a side's account: the enemy named, nothing more
