@@ -168,10 +168,11 @@ def test_infantry_pursues_as_far_as_its_pace_allows() -> None:
 
 def test_a_division_supports_one_battle_a_turn() -> None:
     """9.8c (level 2): an unattacked neighbour within 10 km adds its support rating (а.д.: 2,
-    table 8) to one battle of its commander's choice. 51 а.д. at 5,4 supports the blow on 7,3;
-    the same turn it cannot support the blow on 7,5: committed."""
+    table 8) to one battle of its commander's choice. 51 а.д. at 6,4, 10 km from both 1 с.д.
+    at 6,3 and 2 с.д. at 6,5, supports the blow on 7,3; the same turn it cannot support the
+    blow on 7,5: committed."""
     st = board(
-        ["1 с.д. - 6,3 фронтом на восток", "2 с.д. - 6,5 фронтом на восток", "51 а.д. - 5,4"],
+        ["1 с.д. - 6,3 фронтом на восток", "2 с.д. - 6,5 фронтом на восток", "51 а.д. - 6,4"],
         ["101 с.д. - 7,3 фронтом на запад", "102 с.д. - 7,5 фронтом на запад"],
     )
     st, res = apply(st, parse_order("удар по 7,3: 1 с.д. при поддержке 51 а.д.", st), R[2])

@@ -193,6 +193,40 @@ def test_the_reading_is_marked_in_the_rule_data() -> None:
     ):
         p = R[3].param("artillery", row)
         assert p.rule == rule and p.reconstructed and p.reconstructed_ru, row
+    p = R[3].param("battle", "support_radius_km")
+    assert p.rule == "9.8c" and "diagonal" in (p.reconstructed or "") and p.reconstructed_ru
+
+
+# --- 9.8c: support within 10 km -------------------------------------------------------------------
+
+
+def test_support_comes_from_an_orthogonal_neighbour_not_a_diagonal_one() -> None:
+    """9.8c (level 2): «неатакованные дивизии могут помогать соседям, удаленным не более чем на
+    10 км». Table 2: a neighbour across a side is 1 cell, 10 km; across a corner √2 = 1.41,
+    rounded to 1.5 cells, 15 km. 1 с.д. at 6,3 strikes 101 с.д. at 7,3, front to front (table
+    9-1: 1 each, open ground). Attack support: 52 а.д. at 5,3 (10 km: 2, table 8), 51 а.д. at
+    5,4 (15 km: none). Defence support: 103 с.д. at 8,3 (10 km: 0.4, table 8), 102 с.д. at 8,4
+    (15 km: none). Ratio (1 + 2) : (1 + 0.4) = 3 : 1.4 = 2.14 (the diagonals counted, it was
+    5 : 1.8 = 2.78)."""
+    st = board(
+        ["1 с.д. - 6,3 фронтом на восток", "51 а.д. - 5,4", "52 а.д. - 5,3"],
+        ["101 с.д. - 7,3 фронтом на запад", "102 с.д. - 8,4", "103 с.д. - 8,3"],
+    )
+    order = (
+        "удар по 7,3: 1 с.д. при поддержке 51 а.д., 52 а.д. "
+        "// оборона: 101 с.д. при поддержке 102 с.д., 103 с.д."
+    )
+    new, res = apply(st, parse_order(order, st), R[2])
+    rec = res.battle
+    assert rec is not None
+    assert rec.attack_support == pytest.approx(2.0) and rec.defence_support == pytest.approx(0.4)
+    assert (rec.attack, rec.defence) == (pytest.approx(3.0), pytest.approx(1.4))
+    assert rec.ratio == pytest.approx(3 / 1.4)
+    assert set(rec.supporters) == {"52 а.д.", "103 с.д."}
+    cuts = [s.label.en for s in res.explanation.walk() if s.kind == "cut" and s.rule == "9.8c"]
+    assert "51 а.д. is 15 km away (table 2), farther than 10 km" in cuts
+    assert "102 с.д. is 15 km away (table 2), farther than 10 km" in cuts
+    assert ref("51 а.д.") not in new.committed and ref("52 а.д.") in new.committed
 
 
 # --- 9.7a, table 11: the reach at each level ----------------------------------------------------
