@@ -335,3 +335,30 @@ def test_the_rules_sheet_says_the_reach_of_each_level(
     assert rng in sheets[1] and axis not in sheets[1] and table not in sheets[1]
     assert table in sheets[2] and formula not in sheets[2]
     assert formula in sheets[3]
+
+
+# --- the strike's report ----------------------------------------------------------------------
+
+
+def test_a_strike_s_report_names_each_unit_hit() -> None:
+    """The report of the strike above (it raised KeyError 'strike' before: the console's
+    battles tab and `strategia game report` could not show a strike): each unit hit with its
+    cell, the ground's share and the efficiency, the share destroyed, strength before and
+    after; in Russian, no Latin word outside code spans."""
+    from test_russian import latin
+
+    from strategia.game.report import battle_report
+    from strategia.game.report_render import report_html, text
+
+    st = _contact()
+    _, res = apply(st, parse_order("51 а.д. огонь по 7,3 (подтверждено)", st), R[2])
+    assert res.battle is not None
+    ru = text(battle_report(res.battle, "ru", turn=3, explanation=res.explanation))
+    assert ru.startswith("Артиллерийский удар по 7,3, ход 3. 51 а.д. (Красные) бьет по 7,3")
+    assert "1 с.д. | Красные | 6,3 | × 0,4 потери по местности (лес) (9.7а)" in ru
+    assert "1 с.д. в 6,3: потери по местности (лес) (9.7а), эффективность удара (табл. 11): " \
+        "0,4 × 0,5 = 20\u00a0%; 1 → 0,8 (9.7а)." in ru  # fmt: skip
+    assert not latin(ru)
+    en = text(battle_report(res.battle, "en", turn=3, explanation=res.explanation))
+    assert "101 RD at 7,3: lost by the ground (open ground) (9.7a)" in en and "1 → 0.75" in en
+    assert "101 с.д." in report_html(res, "ru", 3)
