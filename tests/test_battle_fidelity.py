@@ -208,10 +208,11 @@ def test_infantry_pursues_as_far_as_its_pace_allows() -> None:
 
 def test_a_division_supports_one_battle_a_turn() -> None:
     """9.8c (level 2): an unattacked neighbour within 10 km adds its support rating (а.д.: 2,
-    table 8) to one battle of its commander's choice. 51 а.д. at 5,4 supports the blow on 7,3;
-    the same turn it cannot support the blow on 7,5: committed."""
+    table 8) to one battle of its commander's choice. 51 а.д. at 6,4, 10 km from both 1 с.д.
+    at 6,3 and 2 с.д. at 6,5, supports the blow on 7,3; the same turn it cannot support the
+    blow on 7,5: committed."""
     st = board(
-        ["1 с.д. - 6,3 фронтом на восток", "2 с.д. - 6,5 фронтом на восток", "51 а.д. - 5,4"],
+        ["1 с.д. - 6,3 фронтом на восток", "2 с.д. - 6,5 фронтом на восток", "51 а.д. - 6,4"],
         ["101 с.д. - 7,3 фронтом на запад", "102 с.д. - 7,5 фронтом на запад"],
     )
     st, res = apply(st, parse_order("удар по 7,3: 1 с.д. при поддержке 51 а.д.", st), R[2])
@@ -263,24 +264,25 @@ def test_an_echelon_may_be_part_of_a_division() -> None:
 # --- artillery (9.7) ----------------------------------------------------------------------------
 
 
-def _guns(target: str, blue: list[str] | None = None) -> GameState:
-    return board(["51 а.д. - 3,3"], blue or [f"101 с.д. - {target} фронтом на запад"])
+def _guns(target: str, blue: list[str] | None = None, level: int = 2) -> GameState:
+    return board(["51 а.д. - 3,3"], blue or [f"101 с.д. - {target} фронтом на запад"], level)
 
 
 @pytest.mark.parametrize(
     ("target", "ok"), [("6,4", True), ("5,5", True), ("6,5", False), ("6,6", False)]
 )
 def test_range_is_the_distance_in_km(target: str, ok: bool) -> None:
-    """9.7a: «no further than 30 km»: table 2's distance. 3,3 → 6,4: √10 = 3.16 cells, rounded
-    3: 30 km, in range; → 5,5: √8 = 2.83 → 3: 30 km; → 6,5: √13 = 3.6 → 3.5: 35 km, out; → 6,6:
-    4.24 → 4: 40 km. The first version measured each axis and fired at 35 and 36 km."""
-    st = _guns(target)
+    """9.7a at level 1: «no further than 30 km»: table 2's distance. 3,3 → 6,4: √10 = 3.16
+    cells, rounded 3: 30 km, in range; → 5,5: √8 = 2.83 → 3: 30 km; → 6,5: √13 = 3.6 → 3.5:
+    35 km, out; → 6,6: 4.24 → 4: 40 km. The first version measured each axis and fired at 35
+    and 36 km. (Levels 2 and 3: tests/test_fidelity_artillery.py.)"""
+    st = _guns(target, level=1)
     order = parse_order(f"51 а.д. огонь по {target}", st)
     if ok:
-        apply(st, order, R[2])
+        apply(st, order, R[1])
     else:
         with pytest.raises(OrderError, match="km from 51 а.д.*at most 30 km"):
-            apply(st, order, R[2])
+            apply(st, order, R[1])
 
 
 def test_the_firing_battery_is_not_in_contact_with_its_target() -> None:
@@ -295,20 +297,21 @@ def test_the_firing_battery_is_not_in_contact_with_its_target() -> None:
     assert new.unit(ref("51 а.д.")).division.strength == pytest.approx(1.0)
 
 
-def test_a_confirmed_strike_hits_both_sides_in_the_target_cell_only() -> None:
-    """9.7b (level 2): fire on units in contact is asked again; confirmed, it destroys «the
-    forces of all sides there» — in the target cell. 1 с.д. at 6,3 beside the target 7,3 is in
-    contact but not in the cell: untouched (the first version struck it too, looking up table
-    11 beyond its range)."""
+def test_a_confirmed_strike_hits_every_side_in_contact() -> None:
+    """9.7b (level 2): fire on units in contact is asked again; confirmed, «артиллерия
+    уничтожает силы всех находящихся сторон»: 101 с.д. at 7,3 and 1 с.д. beside it at 6,3, in
+    contact. 51 а.д. at 5,5 fires at +20 km, +20 km (table 11: 55%); both cells open ground
+    (0.5 lost): each loses 0.5 × 0.55 = 0.275. The first version left 1 с.д. untouched while
+    the breakdown said «both sides» were hit."""
     st = board(
         ["51 а.д. - 5,5", "1 с.д. - 6,3 фронтом на восток"], ["101 с.д. - 7,3 фронтом на запад"]
     )
     _, res = apply(st, parse_order("51 а.д. огонь по 7,3", st), R[2])
     assert res.cuts and "asks again" in res.cuts[0].reason.en
     new, res = apply(st, parse_order("51 а.д. огонь по 7,3 (подтверждено)", st), R[2])
-    assert new.unit(ref("1 с.д.")).division.strength == 1.0
-    lost = 1.0 - new.unit(ref("101 с.д.")).division.strength
-    assert lost > 0 and f"{lost:.2g}" in res.outcome.en
+    assert new.unit(ref("1 с.д.")).division.strength == pytest.approx(0.725)
+    assert new.unit(ref("101 с.д.")).division.strength == pytest.approx(0.725)
+    assert "losses 0.55 divisions" in res.outcome.en and "1 с.д. at 6,3" in res.outcome.en
 
 
 def test_the_outcome_is_the_sum_of_each_unit_s_loss() -> None:

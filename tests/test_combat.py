@@ -368,10 +368,13 @@ def test_range_and_efficiency_by_level() -> None:
     assert efficiency(Cell(1, 1), Cell(1, 1), R[2]) == pytest.approx(1.2)
     assert efficiency(Cell(1, 1), Cell(3, 2), R[2]) == pytest.approx(0.80)
     assert efficiency(Cell(1, 1), Cell(4, 1), R[3]) == pytest.approx((-900 / 15 - 10 + 120) / 100)
-    st = board(["51 а.д. - 2,3 фронтом на восток"], ["101 с.д. - 7,3"], level=2)
+    st = board(["51 а.д. - 2,3 фронтом на восток"], ["101 с.д. - 7,3"], level=1)
     with pytest.raises(
         OrderError, match="7,3 is 50 km from 51 а.д. at 2,3; artillery fires at most 30 km"
     ):
+        apply(st, parse_order("51 а.д. огонь по 7,3", st), R[1])
+    st = initial_state(st.scenario, 2)  # level 2: table 11 has no column for +50 km
+    with pytest.raises(OrderError, match=r"7,3 is \+50 km, \+0 km from 51 а.д. at 2,3: table 11"):
         apply(st, parse_order("51 а.д. огонь по 7,3", st), R[2])
 
 
@@ -387,8 +390,11 @@ def test_no_fire_on_units_in_contact_9_7b() -> None:
     new, res = apply(st2, parse_order("51 а.д. огонь по 7,3", st2), R[2])
     assert new == st2 and "asks again" in res.cuts[0].reason.en
     new, res = apply(st2, parse_order("51 а.д. огонь по 7,3 (подтверждено)", st2), R[2])
-    # the target cell is hit, whoever is in it; 1 с.д. beside it is not (9.7b)
-    assert strength(new, "101 с.д.") < 1 and strength(new, "1 с.д.") == 1
+    # confirmed, «the forces of all sides there» (9.7b): 101 с.д. in the cell and 1 с.д. in
+    # contact beside it, both on open ground at +20 km (table 11: 85%): 0.5 × 0.85 = 0.425 lost
+    assert strength(new, "101 с.д.") == pytest.approx(0.575)
+    assert strength(new, "1 с.д.") == pytest.approx(0.575)
+    assert strength(new, "51 а.д.") == 1
 
 
 def test_road_and_bridge_strikes_close_them_9_7c() -> None:

@@ -1,10 +1,12 @@
-"""Artillery (9.7): strikes on a cell within 30 km, on roads and bridges, and interdiction fire.
+"""Artillery (9.7): strikes on a cell in reach, on roads and bridges, and interdiction fire.
 
 A strike multiplies the ratings of the units in the cell by the share its ground leaves them
 (0.5 in the open ... 0.8 in mountains); at level 2 the loss is scaled by table 11's efficiency
-for the target's offset, at level 3 by the formula -x²/15 - x/3 + 120 (%) of the distance.
-Artillery does not fire on units in contact (9.7b); at level 2 the mediator asks again, and a
-confirmed order hits both sides.
+for the target's offset, at level 3 by the formula -x²/15 - x/3 + 120 (%) of the distance. Where
+a battery reaches at each level is `artillery_reach`'s. Artillery does not fire on units in
+contact with our troops (9.7b); at level 2 the mediator asks again, and a confirmed strike hits
+the target cell's units and every unit of another side in contact with them, each by the ground
+of its own cell (`artillery.contact_hits_all`); the firing battery is never among them.
 """
 
 from __future__ import annotations
@@ -14,15 +16,22 @@ from dataclasses import replace
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.core.numbers import num, pct
-from strategia.engine.battle_record import BattleRecord, Fighting
+from strategia.engine.artillery_reach import (
+    distance_km,
+    efficiency,
+    explain_reach,
+    in_range,
+    refusal,
+)
+from strategia.engine.battle_record import BattleRecord, Factor, Fighting
+from strategia.engine.fighters import nearest
 from strategia.engine.losses import weaken
 from strategia.engine.result import Cut, OrderError, Result, cut
 from strategia.engine.state import Closure, GameState, Interdiction, UnitState
 from strategia.explain.trace import Trace, explain, record
 from strategia.notation.orders import Strike
-from strategia.notation.refs import Placement
+from strategia.notation.refs import Placement, UnitRef
 from strategia.rules import RuleSet
-from strategia.rules.distances import table_distance
 from strategia.rules.kinds import DivisionKind
 from strategia.theatre import terrain
 from strategia.theatre.terrain import Relief
@@ -34,48 +43,40 @@ SURVIVE = {
     Relief.SWAMP: "survive_swamp",
     Relief.MOUNTAINS: "survive_mountains",
 }
+GROUND = {  # the ground a strike's loss is read by (9.7a), as a sentence names it
+    "survive_plain": Text("open ground", "открытая местность"),
+    "survive_forest": Text("forest", "лес"),
+    "survive_hills": Text("hills", "холмы"),
+    "survive_swamp": Text("swamp", "болото"),
+    "survive_mountains": Text("mountains", "горы"),
+    "survive_town": Text("a town", "город"),
+    "survive_fortress": Text("a fortress", "крепость"),
+}
 
 
-def distance_km(firer: Cell, target: Cell, rules: RuleSet) -> float:
-    """The distance in km as table 2 gives it: cells apart (Euclidean, rounded) × the cell."""
-    dx, dy = firer.offset(target)
-    return table_distance(dx, dy, rules) * float(rules.value("scale", "cell_km"))
+def lost_label(where: Text) -> Text:
+    """The share a strike destroys on a ground, as its step is labelled."""
+    return Text(f"lost by the ground ({where.en})", f"потери по местности ({where.ru})")
 
 
-def in_range(firer: Cell, target: Cell, rules: RuleSet) -> bool:
-    """9.7a: «no further than 30 km»: the distance of table 2, not each axis (a shot 3 cells
-    along and 2 across is 35 km: out of range)."""
-    return distance_km(firer, target, rules) <= float(rules.value("artillery", "range_km")) + 1e-9
-
-
-def efficiency(firer: Cell, target: Cell, rules: RuleSet) -> float:
-    """Table 11 at level 2, the formula at level 3, as a share (1.2 = 120%); 1 at level 1."""
-    if rules.level >= 3:
-        cell = float(rules.value("scale", "cell_km"))
-        x = firer.km(target, cell)
-        a, b, c = (float(rules.value("artillery_formula", k)) for k in "abc")
-        return max(0.0, (a * x * x + b * x + c) / 100.0)
-    if rules.level >= 2:
-        dx, dy = (abs(v) * 10 for v in firer.offset(target))
-        return float(rules.value("artillery_range", f"dy{dy}", f"dx{dx}")) / 100.0
-    return 1.0
+def ground(state: GameState, cell: Cell) -> str:
+    """The row of `artillery` a strike on this cell is read by: its fortress (level 2), town or
+    relief (9.7a)."""
+    i, j = terrain.index(state.theatre, cell)
+    if state.level >= 2 and bool(state.grid.fortress[i, j]):
+        return "survive_fortress"
+    if int(state.grid.settlement[i, j]) > 0:
+        return "survive_town"
+    return SURVIVE.get(Relief(int(state.grid.relief[i, j])), "survive_plain")
 
 
 def survival(state: GameState, cell: Cell, rules: RuleSet) -> float:
     """The share of their ratings a strike leaves units on this cell (9.7a)."""
-    ds = state.theatre
-    i, j = terrain.index(ds, cell)
-    if state.level >= 2 and bool(state.grid.fortress[i, j]):
-        return float(rules.value("artillery", "survive_fortress"))
-    if int(state.grid.settlement[i, j]) > 0:
-        return float(rules.value("artillery", "survive_town"))
-    relief = Relief(int(state.grid.relief[i, j]))
-    return float(rules.value("artillery", SURVIVE.get(relief, "survive_plain")))
+    return float(rules.value("artillery", ground(state, cell)))
 
 
-def loss_share(state: GameState, firer: Cell, target: Cell, rules: RuleSet) -> float:
-    """What a strike from `firer` destroys on `target`: (1 - survival) × efficiency, at most all."""
-    lost = 1.0 - survival(state, target, rules)
+def _efficiency(firer: Cell, target: Cell, rules: RuleSet) -> float:
+    """The strike's efficiency at the target's range, recorded where it is not 1."""
     eff = efficiency(firer, target, rules)
     if eff != 1.0:
         record(
@@ -84,14 +85,26 @@ def loss_share(state: GameState, firer: Cell, target: Cell, rules: RuleSet) -> f
             unit="×",
             rule="table 11" if rules.level == 2 else "9.7a",
         )
-    return min(1.0, round(lost * eff, 6))
+    return eff
 
 
-def _in_contact(state: GameState, u: UnitState, gun: UnitState) -> list[UnitState]:
-    """The enemy's units in contact with `u` (beside it), the firing battery not counted: it is
-    not «our troops in contact» with its own target (9.7b)."""
-    side = state.side_of(u.ref)
-    return [o for o in state.beside(u.cells) if state.side_of(o.ref) != side and o.ref != gun.ref]
+def loss_share(state: GameState, firer: Cell, target: Cell, rules: RuleSet) -> float:
+    """What a strike from `firer` destroys on `target`: (1 - survival) × efficiency, at most all."""
+    lost = 1.0 - survival(state, target, rules)
+    return min(1.0, round(lost * _efficiency(firer, target, rules), 6))
+
+
+def _in_contact(state: GameState, units: list[UnitState], gun: UnitState) -> list[UnitState]:
+    """Every unit of another side than one of `units` beside it (on one of the eight cells
+    around, or its own), the firing battery not counted: it is not «our troops in contact» with
+    its own target (9.7b)."""
+    found: dict[UnitRef, UnitState] = {}
+    for u in units:
+        side = state.side_of(u.ref)
+        for o in state.beside(u.cells):
+            if state.side_of(o.ref) != side and o.ref != gun.ref:
+                found.setdefault(o.ref, o)
+    return list(found.values())
 
 
 def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, Result]:
@@ -107,20 +120,10 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
         f"{gun.ref} fires on {order.target} ({order.kind})", f"{gun.ref}: огонь по {order.target}"
     )
     if not in_range(gun.cell, order.target, rules):
-        km, most = distance_km(gun.cell, order.target, rules), rules.value("artillery", "range_km")
-        raise OrderError(
-            f"{order}: {order.target} is {num(km)} km from {gun.ref} at {gun.cell}; "
-            f"artillery fires at most {most} km (9.7a)",
-            ru=f"{order}: до {order.target} от {gun.ref} в {gun.cell} {num(km, 'ru')} км; "
-            f"артиллерия бьет не дальше {most} км (9.7а)",
-        )
+        en, ru = refusal(str(gun.ref), gun.cell, order.target, rules)
+        raise OrderError(f"{order}: {en}", ru=f"{order}: {ru}")
     with explain(title, rule="9.7") as ex:
-        ex.step(
-            Text("distance (table 2)", "дальность (таблица 2)"),
-            distance_km(gun.cell, order.target, rules),
-            unit="km",
-            rule="9.7a",
-        )
+        explain_reach(ex, gun.cell, order.target, rules)
         why = None
         if gun.busy is not None or gun.left <= 0 or not gun.combat_capable:
             why = cut(
@@ -134,9 +137,9 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
             return _close(state, order, gun, rules, ex)
         if order.kind == "bridge":
             return _close(state, order, gun, rules, ex)
-        share = loss_share(state, gun.cell, order.target, rules)
-        ex.step(Text("share destroyed", "доля уничтоженного"), share, rule="9.7a")
         if order.kind == "interdict":
+            share = loss_share(state, gun.cell, order.target, rules)
+            ex.step(Text("share destroyed", "доля уничтоженного"), share, rule="9.7a")
             side = state.side_of(gun.ref)
             new = state.evolve(
                 interdictions=(
@@ -150,104 +153,192 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
                 f"interdiction fire on {order.target}", f"огонь на отсечение по {order.target}"
             )
             return new, Result(order.format("ru"), outcome, ex.freeze(), tuple(cuts))
-        side = state.side_of(gun.ref)
-        targets = [u for u in state.occupants(order.target) if state.side_of(u.ref) != side]
-        if not targets:  # fired all the same: the battery's turn is spent (no free probing, 1.6)
-            why = cut("9.7", f"no enemy in {order.target}", f"в {order.target} нет противника")
-            record(why.reason, None, kind="cut", rule=why.rule)
-            ex.set(0.0)
-            shot = Text(
-                f"{gun.ref} fired on {order.target}", f"{gun.ref} вела огонь по {order.target}"
-            )
-            return state.with_units([replace(gun, spent=1.0)]), Result(
-                order.format("ru"), shot, ex.freeze(), (why,)
-            )
-        contact = {
-            o.ref: o
-            for t in targets
-            for o in _in_contact(state, t, gun)
-            if state.side_of(o.ref) == side
-        }
-        if contact:
-            why = None
-            if not rules.active("battle", "support_radius_km"):  # level 1
-                why = cut(
-                    "9.7b",
-                    f"{order.target} is in contact with our troops: no fire",
-                    f"{order.target} в боевом соприкосновении: огонь не ведется",
-                )
-            elif not order.confirmed:
-                why = cut(
-                    "9.7b",
-                    f"{order.target} is in contact with our troops: the mediator asks again"
-                    " (add '(подтверждено)' / '(confirmed)')",
-                    f"{order.target} в соприкосновении: посредник переспрашивает",
-                )
-            if why is not None:
-                return _nothing(state, order, gun, ex, [why])
-            ex.step(
-                Text(
-                    "confirmed: the strike hits both sides in contact",
-                    "подтверждено: огонь поражает обе стороны",
-                ),
-                kind="note",
-                rule="9.7b",
-            )
-            targets = [u for u in state.occupants(order.target) if u.ref != gun.ref]
-        changed: list[UnitState] = []
-        gone = []
-        lost = 0.0
-        hit: list[Fighting] = []
-        for t in targets:
-            here = share
-            after = weaken(t, here, rules, state)
-            lost += t.division.strength - (after.division.strength if after is not None else 0.0)
-            hit.append(_hit(t, after, here))
-            ex.step(
-                Text(
-                    f"{t.ref} loses {pct(here)}" + (" — destroyed" if after is None else ""),
-                    f"{t.ref} теряет {pct(here, 'ru')}"
-                    + (" — уничтожена" if after is None else ""),
-                ),
-                round(here, 6),
-                rule="9.7a",
-            )
-            if after is None:
-                gone.append(t.ref)
-            else:
-                changed.append(after)
-        new = state.with_units([*changed, replace(gun, spent=1.0)], gone)
-        ex.set(share)
-        outcome = Text(
-            f"strike on {order.target}: losses {lost:.2g} divisions",
-            f"удар по {order.target}: потери {lost:.2g} дивизии",
+        return _on_units(state, order, gun, rules, ex)
+
+
+def _on_units(
+    state: GameState, order: Strike, gun: UnitState, rules: RuleSet, ex: Trace
+) -> tuple[GameState, Result]:
+    """A strike on the units in the target cell (9.7a), and on those in contact with them once
+    the mediator's question is confirmed (9.7b)."""
+    side = state.side_of(gun.ref)
+    eff = _efficiency(gun.cell, order.target, rules)
+    targets = [u for u in state.occupants(order.target) if state.side_of(u.ref) != side]
+    if not targets:  # fired all the same: the battery's turn is spent (no free probing, 1.6)
+        why = cut("9.7", f"no enemy in {order.target}", f"в {order.target} нет противника")
+        record(why.reason, None, kind="cut", rule=why.rule)
+        ex.set(0.0)
+        shot = Text(f"{gun.ref} fired on {order.target}", f"{gun.ref} вела огонь по {order.target}")
+        return state.with_units([replace(gun, spent=1.0)]), Result(
+            order.format("ru"), shot, ex.freeze(), (why,)
         )
-        them = state.side_of(targets[0].ref)
-        rec = BattleRecord(str(order.target), side, them, "strike", tuple(hit))
-        return new, Result(order.format("ru"), outcome, ex.freeze(), tuple(cuts), rec)
-
-
-def _hit(t: UnitState, after: UnitState | None, share: float) -> Fighting:
-    """A unit under fire, for the strike's record (its regiments before and after)."""
-
-    def regiments(u: UnitState | None) -> tuple[tuple[str, float], ...]:
-        return tuple((r.kind.ru, round(r.strength, 4)) for r in u.division.regiments) if u else ()
-
-    return Fighting(
-        unit=str(t.ref),
-        role="defender",
-        echelon=1,
-        kind=t.division.kind.ru,
-        rating=0.0,
-        factors=(),
-        effective=0.0,
-        before=regiments(t),
-        after=regiments(after),
-        lost=round(share, 6),
-        destroyed=after is None,
-        strength_before=round(t.division.strength, 4),
-        strength_after=round(after.division.strength, 4) if after else 0.0,
+    contact = _in_contact(state, targets, gun)
+    hit = [(t, order.target) for t in targets]
+    if any(state.side_of(o.ref) == side for o in contact):
+        refused = _asked_again(order, rules)
+        if refused is not None:
+            return _nothing(state, order, gun, ex, [refused])
+        hit = _confirmed(state, order, gun, contact, rules, ex)
+    share = _share(state, order.target, eff, rules)
+    ex.step(Text("share destroyed", "доля уничтоженного"), share, rule="9.7a")
+    changed: list[UnitState] = []
+    gone = []
+    fought: list[Fighting] = []
+    lost = 0.0
+    for u, cell in hit:
+        after, f = _hit(state, u, cell, eff, side, rules, ex)
+        lost += f.strength_before - f.strength_after
+        fought.append(f)
+        if after is None:
+            gone.append(u.ref)
+        else:
+            changed.append(after)
+    new = state.with_units([*changed, replace(gun, spent=1.0)], gone)
+    ex.set(share)
+    outcome = Text(
+        f"strike on {order.target}: losses {lost:.2g} divisions",
+        f"удар по {order.target}: потери {lost:.2g} дивизии",
     )
+    beside = [f for f in fought if f.cell != str(order.target)]
+    if beside:
+        outcome = Text(
+            f"{outcome.en} (in contact, hit too: "
+            + ", ".join(f"{f.unit} at {f.cell}" for f in beside)
+            + ")",
+            f"{outcome.ru} (в соприкосновении поражены также: "
+            + ", ".join(f"{f.unit} в {f.cell}" for f in beside)
+            + ")",
+        )
+    them = state.side_of(targets[0].ref)
+    rec = BattleRecord(str(order.target), side, them, "strike", tuple(fought))
+    return new, Result(order.format("ru"), outcome, ex.freeze(), (), rec)
+
+
+def _asked_again(order: Strike, rules: RuleSet) -> Cut | None:
+    """9.7b: no fire on units in contact with our troops at level 1; at level 2 the mediator
+    asks again, and only a confirmed order fires (None)."""
+    if not rules.active("artillery", "contact_hits_all"):  # level 1
+        return cut(
+            "9.7b",
+            f"{order.target} is in contact with our troops: no fire",
+            f"{order.target} в боевом соприкосновении: огонь не ведется",
+        )
+    if not order.confirmed:
+        return cut(
+            "9.7b",
+            f"{order.target} is in contact with our troops: the mediator asks again"
+            " (add '(подтверждено)' / '(confirmed)')",
+            f"{order.target} в соприкосновении: посредник переспрашивает",
+        )
+    return None
+
+
+def _confirmed(
+    state: GameState,
+    order: Strike,
+    gun: UnitState,
+    contact: list[UnitState],
+    rules: RuleSet,
+    ex: Trace,
+) -> list[tuple[UnitState, Cell]]:
+    """The units a confirmed strike in contact hits, each with the cell it is hit on: every
+    unit in the target cell and, by `artillery.contact_hits_all`, every unit in contact with
+    them, on its cell nearest the target (9.7b); never the battery."""
+    hit = [(u, order.target) for u in state.occupants(order.target) if u.ref != gun.ref]
+    if not rules.value("artillery", "contact_hits_all"):
+        ex.step(
+            Text(
+                "confirmed: the strike hits every unit in the target cell",
+                "подтверждено: удар поражает все части в клетке цели",
+            ),
+            kind="note",
+            rule="9.7b",
+        )
+        return hit
+    ex.step(
+        Text(
+            "confirmed: the strike hits the target cell and every unit in contact with it, "
+            "each by the ground of its own cell",
+            "подтверждено: удар поражает клетку цели и все части в соприкосновении с ней, "
+            "каждую по местности ее клетки",
+        ),
+        kind="note",
+        rule="9.7b",
+    )
+    near = [o for o in contact if order.target not in o.cells]
+    return hit + [(o, nearest(o, order.target)) for o in near]
+
+
+def _share(state: GameState, cell: Cell, eff: float, rules: RuleSet) -> float:
+    """The share a strike at `eff` destroys of the units on `cell`, at most all."""
+    return min(1.0, round((1.0 - survival(state, cell, rules)) * eff, 6))
+
+
+def _hit(
+    state: GameState,
+    u: UnitState,
+    cell: Cell,
+    eff: float,
+    firing: str,
+    rules: RuleSet,
+    ex: Trace,
+) -> tuple[UnitState | None, Fighting]:
+    """One unit under fire on `cell`: its loss by that cell's ground at the strike's efficiency;
+    the unit after (None: destroyed) and its line in the strike's record."""
+    key = ground(state, cell)
+    where = GROUND[key]
+    before = u.division.strength
+    with explain(Text(f"{u.ref} at {cell}", f"{u.ref} в {cell}"), rule="9.7a") as g:
+        by_ground = round(1.0 - survival(state, cell, rules), 6)
+        g.step(lost_label(where), by_ground, rule="9.7a")
+        share = min(1.0, round(by_ground * eff, 6))
+        if eff != 1.0:
+            g.step(Text("× the strike's efficiency", "× эффективность удара"), round(eff, 4),
+                   unit="×", rule="table 11" if rules.level == 2 else "9.7a")  # fmt: skip
+        after = weaken(u, share, rules, state)
+        left = after.division.strength if after is not None else 0.0
+        g.step(
+            Text(
+                f"{u.ref} loses {pct(share)}: {num(before)} → {num(left)} divisions"
+                + (" — destroyed" if after is None else ""),
+                f"{u.ref} теряет {pct(share, 'ru')}: {num(before, 'ru')} → {num(left, 'ru')} "
+                "дивизии" + (" — уничтожена" if after is None else ""),
+            ),
+            share,
+            rule="9.7a",
+        )
+        g.set(share)
+    factors = [Factor(lost_label(where), by_ground, "9.7a")]
+    if eff != 1.0:
+        factors.append(
+            Factor(
+                Text("the strike's efficiency", "эффективность удара"),
+                round(eff, 4),
+                "table 11" if rules.level == 2 else "9.7a",
+            )
+        )
+    side = state.side_of(u.ref)
+    return after, Fighting(
+        unit=str(u.ref),
+        role="attacker" if side == firing else "defender",
+        echelon=1,
+        kind=u.division.kind.ru,
+        rating=0.0,
+        factors=tuple(factors),
+        effective=0.0,
+        before=_regiments(u),
+        after=_regiments(after),
+        lost=share,
+        destroyed=after is None,
+        strength_before=round(before, 4),
+        strength_after=round(left, 4),
+        cell=str(cell),
+        side=side,
+    )
+
+
+def _regiments(u: UnitState | None) -> tuple[tuple[str, float], ...]:
+    return tuple((r.kind.ru, round(r.strength, 4)) for r in u.division.regiments) if u else ()
 
 
 def _close(
@@ -313,4 +404,4 @@ def _nothing(
     )
 
 
-__all__ = ["efficiency", "in_range", "loss_share", "strike", "survival"]
+__all__ = ["distance_km", "efficiency", "ground", "in_range", "loss_share", "strike", "survival"]

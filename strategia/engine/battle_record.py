@@ -69,6 +69,8 @@ class Fighting:
     blows: tuple[Blow, ...] = ()  # the sides struck: a defender's (several), an attacker's own
     strength_before: float = 0.0  # in divisions
     strength_after: float = 0.0
+    cell: str = ""  # a strike's: the cell the unit was hit on (9.7a, 9.7b)
+    side: str = ""  # a strike's: the unit's side (9.7b: a strike in contact hits every side)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,6 +81,8 @@ class Fighting:
             "destroyed": self.destroyed, "part": list(self.part),
             "blows": [b.to_json() for b in self.blows],
             "strength_before": self.strength_before, "strength_after": self.strength_after,
+            **({"cell": self.cell} if self.cell else {}),
+            **({"side": self.side} if self.side else {}),
         }  # fmt: skip
 
     @classmethod
@@ -93,6 +97,7 @@ class Fighting:
             blows=tuple(Blow.from_json(b) for b in d.get("blows", ())),
             strength_before=float(d.get("strength_before", 0.0)),
             strength_after=float(d.get("strength_after", 0.0)),
+            cell=str(d.get("cell", "")), side=str(d.get("side", "")),
         )  # fmt: skip
 
 

@@ -20,9 +20,10 @@ from strategia.core.i18n import Text
 from strategia.core.numbers import num
 from strategia.engine.battle_record import Blow, Factor
 from strategia.engine.state import GameState, UnitState
-from strategia.explain.trace import explain, record
+from strategia.explain.trace import explain, quiet, record
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.distances import table_distance
 from strategia.rules.kinds import DivisionKind, Facing, RegimentsFacing, blow_on
 from strategia.rules.ratings import rating, support_rating
 from strategia.rules.units import Division
@@ -328,7 +329,8 @@ def support(
     target: Cell,
     rules: RuleSet,
 ) -> tuple[float, list[UnitRef]]:
-    """Level 2 (9.8c): unattacked divisions within 10 km of an engaged one add their support
+    """Level 2 (9.8c): unattacked divisions within 10 km of an engaged one, by table 2's distance
+    (a neighbour across a side of the cell, not across a corner: 15 km), add their support
     ratings; a division supports one battle a turn. The sum, and the supporters committed."""
     if not refs:
         return 0.0, []
@@ -343,9 +345,7 @@ def support(
             rule="9.8c",
         )
         return 0.0, []
-    reach_cells = math.floor(
-        float(rules.value("battle", "support_radius_km")) / float(rules.value("scale", "cell_km"))
-    )
+    radius = float(rules.value("battle", "support_radius_km"))
     total, used = 0.0, []
     engaged_refs = {u.ref for u in engaged}
     for ref in refs:
@@ -360,14 +360,34 @@ def support(
                 f"{ref} already supports another battle this turn",
                 f"{ref} уже поддерживает другой бой в этот ход",
             )
-        elif not any(min(c.chebyshev(e.cell) for c in u.cells) <= reach_cells for e in engaged):
-            km = rules.value("battle", "support_radius_km")
-            why = Text(f"{ref} is farther than {km} km", f"{ref} дальше {km} км")
+        elif (km := _nearest_km(u, engaged, rules)) > radius + 1e-9:  # 9.8c, table 2
+            why = Text(
+                f"{ref} is {num(km)} km away (table 2), farther than {num(radius)} km",
+                f"{ref} в {num(km, 'ru')} км (таблица 2), дальше {num(radius, 'ru')} км",
+            )
         if why is not None:
             record(why, None, kind="cut", rule="9.8c")
             continue
         assert u is not None
+        record(
+            Text(f"{ref}: distance (table 2)", f"{ref}: расстояние (таблица 2)"),
+            _nearest_km(u, engaged, rules),
+            unit="km",
+            rule="9.8c",
+        )
         value = support_rating(u.division, rules).value
         total += value
         used.append(ref)
     return round(total, 6), used
+
+
+def _nearest_km(u: UnitState, engaged: list[UnitState], rules: RuleSet) -> float:
+    """Table 2's distance in km from `u` to the nearest engaged division, cell to cell (9.8c)."""
+    with quiet():
+        cell = float(rules.value("scale", "cell_km"))
+        return min(
+            table_distance(*c.offset(e), rules) * cell
+            for d in engaged
+            for e in d.cells
+            for c in u.cells
+        )

@@ -47,10 +47,14 @@ def side_battle(record: BattleRecord, side: str) -> BattleRecord | None:
     the enemy's named, with their type and place in the battle, nothing of their strength; the
     enemy's totals and the ratio unknown (0); its own support only."""
     mine = {role for role, s in roles(record).items() if s == side}
-    if not mine or side == MEDIATOR:
-        return None if side != MEDIATOR else record
-    if record.outcome == "strike":  # the battery does not see whom it hit
-        units = tuple(u for u in record.units if u.role in mine)
+    if side == MEDIATOR:
+        return record
+    if record.outcome == "strike":  # the battery does not see whom it hit; each side, its own
+        units = tuple(u for u in record.units if (u.side or roles(record)[u.role]) == side)
+        if not mine and not units:
+            return None
+    elif not mine:
+        return None
     else:
         units = tuple(u if u.role in mine else _named_only(u) for u in record.units)
     attack_own = "attacker" in mine

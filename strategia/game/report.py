@@ -20,6 +20,7 @@ from strategia.explain.render import rule_label
 from strategia.explain.trace import Step
 from strategia.game.report_facts import Facts, facts
 from strategia.game.report_steps import reconstructed, steps
+from strategia.game.report_strike import strike_parts
 from strategia.game.report_words import (
     HEADER,
     OUTCOME,
@@ -57,8 +58,14 @@ def battle_report(
     turn: int | None = None,
     explanation: Step | None = None,
 ) -> BattleReport:
-    """The report of one battle from its record (and its explanation, for the steps)."""
+    """The report of one battle (or strike) from its record (and its explanation, for the
+    steps)."""
     f = facts(explanation)
+    if rec.outcome == "strike":
+        title, summary, header, rows, lines = strike_parts(rec, lang, turn, explanation)
+        return BattleReport(
+            lang, title, summary, header, rows, lines, reconstructed(f, lang), explanation, rec
+        )
     head = w("battle", lang, target=rec.target)
     title = f"{head}, {w('turn', lang, turn=turn)}." if turn is not None else f"{head}."
     rows = tuple(_row(u, rec, f, lang) for u in rec.units)
@@ -252,7 +259,7 @@ def _rating_cell(u: Fighting, f: Facts, lang: Lang) -> str:
 
 
 def _row(u: Fighting, rec: BattleRecord, f: Facts, lang: Lang) -> tuple[str, ...]:
-    side = rec.attacker if u.role == "attacker" else rec.defender
+    side = u.side or (rec.attacker if u.role == "attacker" else rec.defender)
     role = w("attack" if u.role == "attacker" else "defence", lang)
     name = unit_name(u.unit, lang) + (f" ({', '.join(u.part)})" if u.part else "")
     if hidden(rec, u):  # a side's account: the enemy named, nothing more

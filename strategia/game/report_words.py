@@ -95,7 +95,7 @@ def n(x: float, lang: Lang) -> str:
 
 def hidden(rec: BattleRecord, u: Fighting) -> bool:
     """In a side's account (`rec.side`), a unit of the other side: named, nothing more known."""
-    side = rec.attacker if u.role == "attacker" else rec.defender
+    side = u.side or (rec.attacker if u.role == "attacker" else rec.defender)
     return bool(rec.side) and side != rec.side
 
 
