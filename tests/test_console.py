@@ -112,6 +112,18 @@ def test_every_declared_order_can_be_given_from_the_form(console: Console) -> No
     form.fields["cell"].value = "33,24"
     form.fields["support"].value = "41 сау.д."
     assert form.order_text() == "удар по 33,24: 21 т.д. при поддержке 41 сау.д."
+    form.kind.value = by_title["move forward"]  # its formation is optional: none unless chosen
+    form.fields["cell"].value = "35,35"
+    assert form.fields["formation"].value is None and form.order_text() == "21 т.д. на 35,35"
+    form.fields["formation"].value = form.fields["formation"].options[1][1]
+    assert form.order_text() == "21 т.д. на 35,35 построение опорное"
+    form.kind.value = by_title["movement statute"]  # 5.9
+    form.fields["unit"].value = "5 т.к."
+    form.fields["echelons+rest"].value = "21 т.д.; остальные"
+    form.fields["gap"].value = "5"
+    assert form.fields["formation"].value is None
+    assert form.order_text() == "устав движения 5 т.к.: эшелоны 21 т.д.; остальные через 5 км"
+    assert form.give_order() is not None and console.game.state.statutes
 
 
 def test_a_counter_shows_its_formation_and_regiments(console: Console) -> None:

@@ -115,6 +115,11 @@ def _fill(rnd: random.Random, template: str, g: Game, side: str) -> str:
         "new_corps": lambda: f"{rnd.randint(1, 99)} т.к.",
         "regiment": lambda: rnd.choice(["1 т.п.", "2 с.п.", "3 мот.п.", "9 ап"]),
         "flag": lambda: rnd.choice(["", "(подтверждено)"]),
+        "formation": lambda: rnd.choice(["опорное", "линейное", "клином"]),
+        "statute_echelons": lambda: some(
+            lambda: some(lambda: rnd.choice([unit(), unit(), "остальные"]), 1, 2, ", "), 1, 3, "; "
+        ),
+        "km": lambda: rnd.choice(["5", "10", "0", "500"]),
     }
 
     def slot(m: re.Match[str]) -> str:

@@ -63,6 +63,20 @@ _regiments = st.builds(
 )
 
 
+@st.composite
+def _statute_echelons(draw: st.DrawFn) -> tuple[tuple[tuple[UnitRef, ...], ...], int]:
+    """A statute's echelons (5.9): units each named once, and the echelon of «the rest» (or 0),
+    which alone may name no unit."""
+    units = draw(st.lists(st.one_of(_divisions, _regiments), min_size=1, max_size=5, unique=True))
+    n = draw(st.integers(1, len(units)))
+    cuts = sorted(draw(st.sets(st.integers(1, len(units) - 1), max_size=n - 1))) if n > 1 else []
+    echelons = [tuple(units[a:b]) for a, b in zip([0, *cuts], [*cuts, len(units)], strict=True)]
+    rest = draw(st.integers(0, len(echelons) + 1))
+    if rest == len(echelons) + 1:  # «the rest» on its own, an echelon of no unit
+        echelons.append(())
+    return tuple(echelons), rest
+
+
 def _slot(kind: str) -> st.SearchStrategy[Any]:
     plain: dict[str, st.SearchStrategy[Any]] = {
         "cell": _cells,
@@ -82,6 +96,8 @@ def _slot(kind: str) -> st.SearchStrategy[Any]:
         "formation": st.sampled_from(list(Formation)),
         "regiments_facing": st.sampled_from(list(RegimentsFacing)),
         "regiment": st.tuples(st.integers(1, 4), st.sampled_from([None, *RegimentKind])),
+        "statute_echelons": _statute_echelons(),
+        "km": st.integers(1, 100),
     }
     if kind.startswith("flag="):
         return st.booleans()
@@ -99,7 +115,7 @@ def _fields(items: tuple[Item, ...], optional: bool) -> st.SearchStrategy[dict[s
             def fill(
                 v: Any, names: tuple[str, ...] = names, kind: str = item.type
             ) -> dict[str, Any]:
-                if kind == "regiment":
+                if kind in ("regiment", "statute_echelons"):
                     return dict(zip(names, v, strict=True))
                 if len(names) == 2:
                     return {names[0]: v[0], names[1]: tuple(v[1:])}

@@ -25,7 +25,7 @@ from strategia.game.channel import SideChannel, channel
 from strategia.game.game import Game
 from strategia.game.trial import script_turn
 from strategia.notation.refs import UnitRef
-from strategia.rules.kinds import DivisionKind
+from strategia.rules.kinds import CorpsKind, DivisionKind
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"
@@ -392,3 +392,53 @@ def test_the_mediator_asks_for_a_side_as_the_side_would(war: Game) -> None:
     b = war.ask("blue", f"где {fog.nobody}?", lie=False)
     assert b["truth"]["ru"] == "не обнаружена" and sorted(a) == sorted(b)
     assert f"{fog.nobody}?  →  не обнаружена" in war.journal_text("ru")
+
+
+# --- movement statutes (5.9): the side's own record and the mediator's ----------------------------
+
+
+def test_a_side_s_movement_statute_reaches_no_other_side(
+    war: Game, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A statute is in its side's journal and the mediator's; the enemy learns nothing of it, not
+    even that one was written, from anything it receives (nor from a move made by it), and
+    one it tries to write for an enemy corps is refused as for a corps nobody has."""
+    blue = channel(war, "blue")
+    mine = sorted(
+        (u for u in war.state.units.values() if war.state.side_of(u.ref) == "blue" and u.corps),
+        key=lambda u: (str(u.corps), u.ref.number),
+    )
+    corps, lead = mine[0].corps, mine[0]
+    assert corps is not None
+    first = f"1 с.п. {lead.ref}" if lead.division.kind is DivisionKind.RIFLE else str(lead.ref)
+    text = f"устав движения {corps}: построение опорное эшелоны {first}; остальные через 5 км"
+    told = blue.order(text)
+    assert told is not None and told.text.ru == f"устав движения {corps} записан"
+    dx, dy = lead.facing.delta
+    blue.order(f"{lead.ref} на {lead.cell.lon + dx},{lead.cell.lat + dy}")
+    path = str(war.journal.path)
+    assert text in blue.journal_text("ru") and text in war.journal_text("ru")
+    mine_cli = _cli(["game", "journal", path, "--side", "blue"], capsys)
+    assert text in mine_cli
+    red = channel(war, "red")
+    received = [
+        json.dumps([red.told(), red.view().to_json(), red.status()], ensure_ascii=False),
+        red.journal_text("ru"),
+        red.journal_text("en"),
+    ]
+    for cmd in (["journal"], ["show"], ["report"]):
+        received.append(_cli(["game", *cmd, path, "--side", "red"], capsys))
+        received.append(_cli(["game", *cmd, path, "--side", "red", "--json"], capsys))
+    everything = "\n".join(received)
+    for word in ("устав", "statute", text, "5.9"):
+        assert word not in everything, word
+    said = []
+    taken = {u.corps for u in war.state.units.values() if u.corps} | set(war.state.known_units)
+    nobody = next(  # the same number (a refusal may list the side's own units of that number)
+        UnitRef(corps.number, k) for k in CorpsKind if UnitRef(corps.number, k) not in taken
+    )
+    for ref in (corps, nobody):
+        with pytest.raises(StrategiaError) as e:
+            red.order(f"устав движения {ref}: построение опорное")
+        said.append(e.value.say("ru").replace(str(ref), "X").replace(str(ref.kind.ru), "K"))
+    assert said[0] == said[1], said

@@ -25,6 +25,7 @@ READINGS = [
     ("combat_capability", "regrouping"),
     ("mobilisation_schedule", "by_table"),
     ("fortresses", "garrison_moves"),
+    ("road_turn", "ground_pace"),
 ]
 
 

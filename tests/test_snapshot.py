@@ -14,6 +14,7 @@ from strategia.core.geometry import Cell, Direction
 from strategia.engine.snapshot import state_from_json, state_to_json
 from strategia.engine.state import Busy, Closure, GameState, Interdiction, UnitState
 from strategia.game.game import Game
+from strategia.notation.orders import Statute
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import CorpsKind, DivisionKind, Formation, RegimentKind, RegimentsFacing
 from strategia.rules.units import Division, Regiment
@@ -71,8 +72,23 @@ units = st.builds(
     on_march=st.booleans(),
     combat_capable=st.booleans(),
 )
+statutes = st.builds(  # a side's movement statute (5.9)
+    lambda side, unit, formation, echelons, rest, gap: (
+        side,
+        Statute(unit, formation, echelons, min(rest, len(echelons)), gap),
+    ),
+    st.sampled_from(["red", "blue"]),
+    refs | corps,
+    st.none() | st.sampled_from(list(Formation)),
+    st.lists(
+        st.lists(refs | st.just(UnitRef.parse("2 с.п. 17 с.д.")), max_size=3).map(tuple),
+        max_size=3,
+    ).map(tuple),
+    st.integers(0, 3),
+    st.none() | st.integers(1, 100),
+)
 states = st.builds(
-    lambda us, cl, fire, turn, war, wars, engaged, committed: GameState(
+    lambda us, cl, fire, turn, war, wars, engaged, committed, laws: GameState(
         scenario=SCENARIO,
         level=2,
         turn=turn,
@@ -83,6 +99,7 @@ states = st.builds(
         interdictions=tuple(fire),
         engaged=frozenset(engaged),
         committed=frozenset(committed),
+        statutes=tuple(laws),
     ),
     st.lists(units, max_size=6),
     st.lists(
@@ -105,6 +122,7 @@ states = st.builds(
     st.lists(st.sampled_from([("B", "R"), ("G", "R"), ("B", "H")]), max_size=3),
     st.lists(refs, max_size=3),
     st.lists(refs | st.just(UnitRef.parse("2 с.п. 17 с.д.")), max_size=3),
+    st.lists(statutes, max_size=3),
 )
 
 

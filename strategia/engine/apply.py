@@ -10,15 +10,13 @@ from dataclasses import replace
 from typing import Any
 
 from strategia.core.i18n import Text
-from strategia.engine import regiments, regroup, regroup_done
+from strategia.engine import regiments, regroup, regroup_done, statutes
 from strategia.engine.artillery import strike
-from strategia.engine.battle import battle
 from strategia.engine.capability import at_work, carry_on
 from strategia.engine.columns import column_turn, march, transfer
 from strategia.engine.corps import corps_order
 from strategia.engine.facing import frontage, reform, turn
 from strategia.engine.forces import stationary
-from strategia.engine.movement import move
 from strategia.engine.result import Cut, OrderError, Result
 from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.explain.trace import explain
@@ -34,6 +32,7 @@ from strategia.notation.orders import (
     Order,
     Reform,
     SplitDivision,
+    Statute,
     Strike,
     Transfer,
     TransferDivision,
@@ -47,12 +46,12 @@ from strategia.rules.kinds import Formation, RegimentsFacing, side_name
 Handler = Callable[[GameState, Any, RuleSet], tuple[GameState, Result]]
 
 HANDLERS: dict[type[Order], Handler] = {
-    Move: move,
+    Move: statutes.move,
     Turn: turn,
     Frontage: frontage,
     March: march,
     Transfer: transfer,
-    Attack: battle,
+    Attack: statutes.blow,
     Strike: strike,
     FormCorps: regroup.regroup,
     Merge: regroup.regroup,
@@ -62,7 +61,9 @@ HANDLERS: dict[type[Order], Handler] = {
     Reform: reform,
     FaceRegiments: reform,
     FormDivision: regiments.form_division,
+    Statute: statutes.record_statute,
 }
+WHOLE = (Attack, Statute)  # orders for a formation as a whole, never split among a corps' divisions
 BY_ONE_DIVISION = (  # never a corps' order
     FormCorps,
     Merge,
@@ -95,6 +96,11 @@ def apply(
     ref = acting_unit(order)
     if side is not None:
         _own_or_refuse(state, order, ref, side)
+    if isinstance(order, WHOLE):  # the handler reads a corps named in it (9.8, 5.9)
+        new, r = handler(state, order, rules)
+        members = corps_members(state, ref)
+        lead = members[0].ref if members else ref if ref in state.units else ref.division
+        return new, replace(r, by=state.side_of(lead))
     if not isinstance(order, BY_ONE_DIVISION) and (members := corps_members(state, ref)):
         new, r = corps_order(state, order, rules, side, members, apply)
         return new, replace(r, by=state.side_of(members[0].ref))

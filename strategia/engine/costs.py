@@ -25,7 +25,7 @@ from strategia.theatre import terrain
 from strategia.theatre.terrain import DELTAS, RELIEF_TERRAIN_KEY, TRAIL_TERRAIN_KEY, Relief
 
 INF = math.inf
-HOW = ("ground", "road", "trail")
+HOW = ("ground", "road", "trail", "road at the ground's pace")
 STEP_KM = np.array([10.0 * math.hypot(dx, dy) for dx, dy in DELTAS.tolist()])
 
 
@@ -110,7 +110,8 @@ def _speeds(kind: DivisionKind, rules: RuleSet) -> Speeds:
 class StepCosts:
     """For one unit type: `cost[k, i, j]` turns for the step from cell (i, j) in direction k.
 
-    `how[k, i, j]` is 0 off the roads, 1 along a road, 2 along a trail; `river[k, i, j]` the
+    `how[k, i, j]` is 0 off the roads, 1 along a road, 2 along a trail (3 along a road at the
+    ground's pace, `roads_at_ground_pace`); `river[k, i, j]` the
     turns of a river crossing included in the cost; `crosses[k, i, j]` whether the step fords
     a river (not by a bridge).
     """
@@ -187,5 +188,28 @@ def step_costs(
     result = StepCosts(sp, cost, how, river, crosses)
     if len(_CACHE) > 256:
         _CACHE.clear()
+    _CACHE[key] = (ds, result)
+    return result
+
+
+def roads_at_ground_pace(
+    ds: xr.Dataset, sp: Speeds, level: int, closed_roads: frozenset[Cell] = frozenset()
+) -> StepCosts:
+    """The road steps only, each at the pace of the ground it crosses (4.3: a turn on a road
+    drops the road's speed for the rest of the move, so an order to go by road keeps to the
+    road at the speed of the ground; a bridge still carries it over the river). Every other
+    step is closed (cached like `step_costs`)."""
+    key = ("ground pace", id(ds), sp.key, level, closed_roads)
+    if key in _CACHE:
+        return _CACHE[key][1]
+    road = step_costs(ds, sp, level, closed_roads)
+    inv_ground = _inv(_by_relief(terrain.relief_at_level(ds, level), sp.ground))
+    cost = np.full(road.cost.shape, INF)
+    for k, (dx, dy) in enumerate(DELTAS.tolist()):
+        pace = STEP_KM[k] / 2 * (inv_ground + terrain.shifted(inv_ground, dx, dy, INF))
+        cost[k] = np.where((road.how[k] == 1) & np.isfinite(road.cost[k]), pace, INF)
+    none = np.zeros(cost.shape, dtype=bool)
+    how = np.full(cost.shape, HOW.index("road at the ground's pace"), dtype=np.int8)
+    result = StepCosts(sp, cost, how, np.zeros(cost.shape), none)
     _CACHE[key] = (ds, result)
     return result

@@ -13,8 +13,9 @@ from strategia.core.i18n import Text
 from strategia.core.numbers import num, turns
 from strategia.engine.result import Cut, Result, cut
 from strategia.engine.state import Busy, GameState, UnitState, where
-from strategia.explain.trace import Trace, explain
+from strategia.explain.trace import Trace, explain, record
 from strategia.notation.orders import FaceRegiments, Frontage, Reform, Turn
+from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
 from strategia.theatre import terrain
 from strategia.theatre.terrain import Relief
@@ -122,6 +123,29 @@ def turn(state: GameState, order: Turn, rules: RuleSet) -> tuple[GameState, Resu
         return state.with_units([new]), Result(
             order.format("ru"), where(new), ex.freeze(), tuple(cuts)
         )
+
+
+def road_dropped(ref: UnitRef, rules: RuleSet) -> Cut:
+    """What a unit that turned on a road this move loses of an order to go by road (4.3): the
+    road's speed (`road_turn`); it keeps to the road at the ground's pace, as far as that goes
+    (9.3), or, by a house rule, finds no road at all."""
+    ground = bool(rules.value("road_turn", "ground_pace"))
+    if ground:
+        why = cut(
+            "4.3",
+            f"{ref} turned on a road this turn: no road speed for the rest of the move; along "
+            "the road at the speed of the ground",
+            f"{ref} повернула на дороге в этот ход: до конца хода без скорости дороги; вдоль "
+            "дороги со скоростью местности",
+        )
+    else:
+        why = cut(
+            "4.3",
+            f"{ref} turned on a road this turn: no movement by road for the rest of the move",
+            f"{ref} повернула на дороге в этот ход: до конца хода движения по дороге нет",
+        )
+    record(why.reason, None, kind="cut", rule="4.3")
+    return why
 
 
 def reform(

@@ -18,8 +18,18 @@ from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
 from strategia.core.numbers import num, turns
 from strategia.engine.capability import at_work
-from strategia.engine.costs import HOW, INF, STEP_KM, StepCosts, speeds, step_costs
+from strategia.engine.costs import (
+    HOW,
+    INF,
+    STEP_KM,
+    StepCosts,
+    roads_at_ground_pace,
+    speeds,
+    step_costs,
+)
+from strategia.engine.facing import road_dropped
 from strategia.engine.losses import interdicted
+from strategia.engine.no_way import no_way
 from strategia.engine.reach import Reach, ReachRequest, radius, reach_many
 from strategia.engine.result import Cut, OrderError, Result, cut
 from strategia.engine.state import Busy, GameState, UnitState, where
@@ -29,7 +39,6 @@ from strategia.notation.orders import Frontage, Move, Turn
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
 from strategia.theatre import terrain
-from strategia.theatre.drawing import cell_line
 from strategia.theatre.terrain import RELIEF_TERRAIN_KEY, TRAIL_TERRAIN_KEY, Relief
 
 MODES = ("forward", "road", "withdraw")
@@ -45,12 +54,16 @@ def _closed_roads(state: GameState) -> frozenset[Cell]:
 
 
 def unit_costs(state: GameState, u: UnitState, rules: RuleSet, mode: str = "forward") -> StepCosts:
-    """The step costs for this unit's type: roads unless it turned on one this move (4.3).
+    """The step costs for this unit's type: roads unless it turned on one this move (4.3; then
+    an order by road keeps to the road at the ground's pace, `road_turn`).
 
     The table cells are looked up quietly here; each step's explanation records the ones it used.
     """
     with quiet():
         sp = speeds(u.division.kind, rules)
+        ground_pace = mode == "road" and u.road_dropped and rules.value("road_turn", "ground_pace")
+    if ground_pace:
+        return roads_at_ground_pace(state.theatre, sp, state.level, _closed_roads(state))
     costs = step_costs(
         state.theatre, sp, state.level, _closed_roads(state), use_roads=not u.road_dropped
     )
@@ -120,6 +133,14 @@ def reach_all(
 # --- moving ---------------------------------------------------------------------------------------
 
 
+_HOW_WORDS = {
+    "road": ("road", "дорога"),
+    "trail": ("trail", "тропа"),
+    "ground": ("off the roads", "местность"),
+    HOW[3]: ("along the road at the ground's pace", "вдоль дороги со скоростью местности"),
+}
+
+
 def _label_step(
     state: GameState, costs: StepCosts, a: Cell, b: Cell, cost: float, rules: RuleSet
 ) -> None:
@@ -132,8 +153,7 @@ def _label_step(
     ra, rb = Relief(int(relief[i, j])), Relief(int(relief[terrain.index(ds, b)]))
     km = float(STEP_KM[k])
     col = costs.speeds.kind.key if costs.speeds.kind.key != "fortress" else "rifle"
-    where_en = {"road": "road", "trail": "trail", "ground": "off the roads"}[how]
-    where_ru = {"road": "дорога", "trail": "тропа", "ground": "местность"}[how]
+    where_en, where_ru = _HOW_WORDS[how]
     label = Text(
         f"{a} → {b}: {num(km)} km, {where_en}, {RELIEF_TERRAIN_KEY[ra]} → {RELIEF_TERRAIN_KEY[rb]}",
         f"{a} → {b}: {num(km)} км, {where_ru}",
@@ -205,6 +225,8 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
             why = Text(f"{u.ref} has used this turn", f"{u.ref} уже использовала ход")
             return _unchanged(state, u, order, ex, [Cut(why, "9.3")])
         ex.step(Text("share of the turn left", "остаток хода"), u.left, unit="turn", rule="4.3")
+        if mode == "road" and u.road_dropped:
+            cuts.append(road_dropped(u.ref, rules))
         max_dev = float(rules.value("movement_limits", "max_deviation"))
         req = _request(state, u, rules, mode)
         if req.cost_factor != 1.0:
@@ -239,7 +261,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
             leg, cost = _full_path(state, here, rules, mode, target, req)
             if not leg:
                 leg, cost = _towards(state, here, rules, mode, target, left)
-                cuts.append(_no_way(state, here, target, rules))
+                cuts.append(no_way(state, here, target, rules))
             for a, b in itertools.pairwise(leg):
                 k = Direction.from_delta(*a.offset(b)).index
                 step = (
@@ -316,63 +338,6 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
         new_state = state.with_units([new, *_collisions(state, new, rules)])
         new_state = crossing(new_state, u.owner, path[1:])
         return new_state, Result(order.format("ru"), where(new), ex.freeze(), tuple(cuts))
-
-
-def _no_way(state: GameState, u: UnitState, target: Cell, rules: RuleSet) -> Cut:
-    """Why no way leads to `target`: the first cell on the straight line there that the unit's
-    type cannot enter, with the table 4 entry that forbids it (9.3: the mediator's record)."""
-    sp = speeds(u.division.kind, rules)
-    ds = state.theatre
-    col = u.division.kind.key if u.division.kind.key != "fortress" else "rifle"
-    relief = state.grid.relief
-    trail = state.grid.trail
-    road = state.grid.road
-    line = cell_line(u.cell, target)
-    for a, b in itertools.pairwise(line):
-        if not terrain.on_map(ds, b):
-            break
-        i, j = terrain.index(ds, b)
-        r = Relief(int(relief[i, j]))
-        k = Direction.from_delta(*a.offset(b)).index
-        fords = state.grid.crossings[(k, *terrain.index(ds, a))]
-        bridged = road[terrain.index(ds, a)] and road[i, j]
-        if sp.river_turns == INF and fords and not bridged:
-            entry = _entry(rules, "river", col)
-            return cut(
-                "table 4",
-                f"no way for {u.ref} to {target}: the river between {a} and {b} "
-                f"({entry.en}); moved as near as it can",
-                f"нет пути для {u.ref} в {target}: река между {a} и {b} "
-                f"({entry.ru}); продвинута как можно ближе",
-            )
-        if r == Relief.WATER or (sp.ground.get(r, 0.0) <= 0 and not (trail[i, j] or road[i, j])):
-            row = "water" if r == Relief.WATER else RELIEF_TERRAIN_KEY[r]
-            entry = Text("water", "вода") if r == Relief.WATER else _entry(rules, row, col)
-            return cut(
-                "table 4",
-                f"no way for {u.ref} to {target}: it cannot enter {b} ({entry.en}); "
-                "moved as near as it can",
-                f"нет пути для {u.ref} в {target}: нельзя войти в {b} ({entry.ru}); "
-                "продвинута как можно ближе",
-            )
-    return cut(
-        "9.3",
-        f"no way for {u.ref} to {target}: moved as near as it can",
-        f"нет пути для {u.ref} в {target}: продвинута как можно ближе",
-    )
-
-
-def _entry(rules: RuleSet, row: str, col: str) -> Text:
-    """Table 4's cell for `row` and `col` as the mediator reads it: «а.д., горы: непроходимы»."""
-    e = rules.entry("movement")
-    value = rules.value("movement", row, col)
-    words = {
-        "impassable": ("impassable", "непроходимы"),
-        "trails": ("only along trails", "по тропам"),
-    }
-    en, ru = words.get(str(value), (f"{value}", f"{value}"))
-    r, c = e.row_label(row), e.column_label(col)
-    return Text(f"table 4, {c.en} in {r.en}: {en}", f"таблица 4, {c.ru}, {r.ru}: {ru}")
 
 
 def _stacking(

@@ -1,10 +1,11 @@
 """A game state as JSON and back, exactly: the snapshots a game's store keeps at every End turn.
 
 `state_to_json` writes every field the engine reads (each unit with its division's regiments and
-their strengths, the work in hand, closures, interdiction fire, the wars, the turn) and
-`state_from_json` rebuilds an equal `GameState` over the scenario the game was started from, so
-a game reopened from a snapshot plays on exactly as the game that wrote it. Units keep their
-order, floats their exact value (JSON writes the shortest repr that reads back the same).
+their strengths, the work in hand, closures, interdiction fire, the wars, the turn, the sides'
+movement statutes) and `state_from_json` rebuilds an equal `GameState` over the scenario the
+game was started from, so a game reopened from a snapshot plays on exactly as the game that
+wrote it. Units keep their order, floats their exact value (JSON writes the shortest repr that
+reads back the same).
 
 The views' `UnitState.to_json` is a different, lossy thing: what a side may be shown.
 """
@@ -18,6 +19,7 @@ from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell, Direction
 from strategia.core.layered import Layered
 from strategia.engine.state import Busy, Closure, GameState, Interdiction, UnitState
+from strategia.notation.orders import Statute
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import CorpsKind, DivisionKind, Formation, RegimentKind, RegimentsFacing
 from strategia.rules.units import Division, Regiment
@@ -176,6 +178,27 @@ def interdiction_from_json(d: Any) -> Interdiction:
     return Interdiction(cell_from_json(d[0]), str(d[1]), d[2], int(d[3]), ref_from_json(d[4]))
 
 
+def statute_to_json(side: str, s: Statute) -> dict[str, Any]:
+    """A side's movement statute (5.9)."""
+    return {
+        "side": side,
+        "unit": ref_to_json(s.unit),
+        "formation": s.formation.key if s.formation is not None else None,
+        "echelons": [[ref_to_json(r) for r in e] for e in s.echelons],
+        "rest": s.rest,
+        "gap": s.gap,
+    }
+
+
+def statute_from_json(d: Mapping[str, Any]) -> tuple[str, Statute]:
+    formation = Formation.from_key(d["formation"]) if d["formation"] is not None else None
+    echelons = tuple(tuple(ref_from_json(r) for r in e) for e in d["echelons"])
+    gap = int(d["gap"]) if d["gap"] is not None else None
+    return str(d["side"]), Statute(
+        ref_from_json(d["unit"]), formation, echelons, int(d["rest"]), gap
+    )
+
+
 def state_to_json(state: GameState) -> dict[str, Any]:
     """The whole state but its scenario (which the game's header keeps)."""
     return {
@@ -189,6 +212,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "units": [unit_to_json(u) for u in state.units.values()],
         "engaged": [ref_to_json(r) for r in sorted(state.engaged, key=str)],
         "committed": [ref_to_json(r) for r in sorted(state.committed, key=str)],
+        **({"statutes": [statute_to_json(*x) for x in state.statutes]} if state.statutes else {}),
     }
 
 
@@ -209,6 +233,7 @@ def state_from_json(d: Mapping[str, Any], scenario: Scenario) -> GameState:
             interdictions=tuple(interdiction_from_json(f) for f in d["interdictions"]),
             engaged=frozenset(ref_from_json(r) for r in d.get("engaged", ())),
             committed=frozenset(ref_from_json(r) for r in d.get("committed", ())),
+            statutes=tuple(statute_from_json(x) for x in d.get("statutes", ())),
         )
     except SnapshotError:
         raise

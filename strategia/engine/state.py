@@ -3,7 +3,8 @@
 `GameState` is a value: the engine's functions return new states and never change one.
 A unit's `spent` is the share of the current turn it has used (4.3: a 90° turn leaves half a
 move); `busy` carries what goes on over several turns (crossing a river, a long turn, a march,
-a transfer, regrouping).
+a transfer, regrouping). `statutes` are each side's movement statutes (5.9), with the side
+that recorded them (`strategia.engine.statutes`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
 from strategia.core.layered import Layered
 from strategia.engine.forces import out_of_play
+from strategia.notation.orders import Statute
 from strategia.notation.refs import KnownUnits, Placement, UnitRef
 from strategia.rules import RuleSet
 from strategia.rules.kinds import Formation, RegimentsFacing
@@ -163,6 +165,7 @@ class GameState:
     interdictions: tuple[Interdiction, ...] = ()
     engaged: frozenset[UnitRef] = frozenset()  # attacked this turn (9.8c: cannot support)
     committed: frozenset[UnitRef] = frozenset()  # supporting a battle this turn (9.8c)
+    statutes: tuple[tuple[str, Statute], ...] = ()  # each side's movement statutes (5.9)
 
     def __post_init__(self) -> None:
         if not isinstance(self.units, Layered):  # a plain mapping given: kept as a Layered one

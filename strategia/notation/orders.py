@@ -1,6 +1,7 @@
 """Orders as values, declared once with their notation in Russian and English (`FORMS`).
 
-    17 с.д. на 45,25 [через 44,24]       17 RD to 45,25 [via 44,24]         forward (4.2)
+    17 с.д. на 45,25 [через 44,24] [построение опорное]         forward (4.2), formation (9.6)
+    17 RD to 45,25 [via 44,24] [formation supporting]
     17 с.д. по дороге на 45,25           17 RD by road to 45,25             along roads (4.1)
     17 с.д. отход на 45,25               17 RD withdraw to 45,25            withdrawal (4.4)
     17 с.д. поворот на юг                17 RD turn S                       a turn (4.3)
@@ -21,6 +22,9 @@
     свести 1 с.п. 17 с.д., 2 с.п. 17 с.д. в 17 с.д.    form 17 RD from ...        (4.10)
     17 с.д. передать 2 с.п. в 18 с.д.    17 RD pass 2 RR to 18 RD           a regiment (4.11)
     1 с.к. передать 17 с.д. в 2 с.к.     1 RC pass 17 RD to 2 RC            a division (4.11)
+    устав движения 5 с.к.: построение опорное эшелоны 1 с.п. 17 с.д.; остальные через 5 км
+    movement statute 5 RC: formation supporting echelons 1 RR 17 RD; the rest at 5 km intervals
+                                         a movement statute (5.9); отменить устав движения 5 с.к.
 
 `parse_order(text, context)` reads any of them against a position (units and cells checked);
 `str(order)` is its canonical Russian and `repr(order)` the call that parses it. Adding an order
@@ -73,12 +77,14 @@ def _formatted(order: Order, lang: Lang) -> str:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Move(Order):
-    """Move to a cell: forward (4.2), along roads (4.1) or withdrawing (4.4)."""
+    """Move to a cell: forward (4.2), along roads (4.1) or withdrawing (4.4), in a formation if
+    given (9.6), else in the one the unit's movement statute gives (5.9)."""
 
     unit: UnitRef
     to: Cell
     via: tuple[Cell, ...] = ()
     mode: str = "forward"  # "forward", "road" or "withdraw"
+    formation: Formation | None = None  # taken up to move in (9.6); None: the statute's (5.9)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -239,6 +245,21 @@ class FormDivision(Order):
     division: UnitRef
 
 
+@dataclass(frozen=True, slots=True, repr=False)
+class Statute(Order):
+    """A movement statute (5.9): how a formation (a corps or a division) moves and strikes
+    unless an order says otherwise: its divisions' formation (9.6), its echelons (9.8c) and
+    the distance between them (`gap`, km). `rest` is the echelon (from 1) that takes the troops
+    the statute does not name (0: none named so; they stand in the first); `cancel` ends it."""
+
+    unit: UnitRef
+    formation: Formation | None = None
+    echelons: Echelons = ()
+    rest: int = 0
+    gap: int | None = None
+    cancel: bool = False
+
+
 # --- checks of orders that read well but cannot be meant -----------------------------------------
 
 Problem = tuple[str, type[NotationError], str, str | None] | None
@@ -261,9 +282,24 @@ def _to_itself(o: Any) -> Problem:
     return None
 
 
+def _statute_check(o: Statute) -> Problem:
+    if o.formation is None and not o.echelons:
+        expected = "построение / formation, эшелоны / echelons"
+        return "unit", InvalidNotationError, "the statute says nothing", expected
+    whole = {r for e in o.echelons for r in e if r.regiment is None}
+    split = [r.division for e in o.echelons for r in e if r.division in whole and r.regiment]
+    if split:
+        problem = f"{split[0]} named whole and by its regiments"
+        return "echelons", IllegalNotationError, problem, "one or the other"
+    return None
+
+
 # --- the declarations ---------------------------------------------------------------------------
 
-_VIA = "[через {via:cells}]", "[via {via:cells}]"
+_VIA = (
+    "[через {via:cells}] [построение {formation:formation}]",
+    ("[via {via:cells}] [formation {formation:formation}]"),
+)
 _CONFIRMED = "{confirmed:flag=(подтверждено)}", "{confirmed:flag=(confirmed)}"
 _SUPPORT = "[при поддержке {support:units}]", "[supported by {support:units}]"
 
@@ -438,6 +474,24 @@ FORMS: tuple[Form, ...] = (
         "{unit:corps} pass {division:division} to {to:corps}",
         check=_to_itself,
         title=Text("pass a division", "передать дивизию"),
+    ),
+    Form(
+        Statute,
+        "5.9",
+        "устав движения {unit} : [построение {formation:formation}] "
+        "[эшелоны {echelons+rest:statute_echelons} [через {gap:km} км]]",
+        "movement statute {unit} : [formation {formation:formation}] "
+        "[echelons {echelons+rest:statute_echelons} [at {gap:km} km intervals]]",
+        check=_statute_check,
+        title=Text("movement statute", "устав движения"),
+    ),
+    Form(
+        Statute,
+        "5.9",
+        "отменить устав движения {unit}",
+        "cancel movement statute {unit}",
+        fixed={"cancel": True},
+        title=Text("cancel a movement statute", "отменить устав движения"),
     ),
 )
 

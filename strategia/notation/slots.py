@@ -172,6 +172,69 @@ class EchelonsSlot(UnitsSlot):
         return "; ".join(UnitsSlot.write(self, e, lang) for e in value)
 
 
+REST = ("остальные", "the rest")  # the echelon of a statute that takes the troops not named
+
+
+class StatuteEchelonsSlot(UnitsSlot):
+    """A movement statute's echelons (5.9): as a blow's (`;` between echelons, `,` between
+    units), each unit named once, and «остальные» / «the rest» in the echelon that takes the
+    formation's troops not named. Its value: (echelons, the rest's echelon from 1, or 0)."""
+
+    def read(self, cur: Cursor, end: int, ctx: NotationContext | None) -> Any:
+        text, at = rest_of(cur, end)
+        echelons: list[tuple[UnitRef, ...]] = []
+        rest, named = 0, set()
+        for piece, start in _split(text, at, ";", keep_empty=False):
+            units: list[UnitRef] = []
+            for item, where in _split(piece, start, ","):
+                if item.casefold() in REST:
+                    if rest:
+                        raise IllegalNotationError(
+                            cur.text, f"{item!r} named twice", where + 1, "once, in one echelon"
+                        )
+                    rest = len(echelons) + 1
+                    continue
+                ref = self.unit(cur.text, item, where, ctx)
+                if ref in named:
+                    raise IllegalNotationError(
+                        cur.text, f"{ref} named twice", where + 1, "each unit in one echelon"
+                    )
+                named.add(ref)
+                units.append(ref)
+            echelons.append(tuple(units))
+        if not echelons:
+            raise InvalidNotationError(
+                cur.text, "no echelons", at + 1, "units, echelons split by ';'"
+            )
+        return tuple(echelons), rest
+
+    def write(self, value: Any, lang: Lang) -> str:
+        echelons, rest = value
+        rest_word = REST[0] if lang == "ru" else REST[1]
+        return "; ".join(
+            ", ".join([*(r.format(lang) for r in e), *([rest_word] if k == rest else [])])
+            for k, e in enumerate(echelons, 1)
+        )
+
+    def fill(self, names: tuple[str, ...], value: Any) -> dict[str, Any]:
+        return dict(zip(names, value, strict=True))
+
+    def gather(self, names: tuple[str, ...], order: Any) -> Any:
+        return tuple(getattr(order, n) for n in names)
+
+
+class KmSlot(SlotType):
+    """A distance in whole kilometres, 1 to 100 (`5` in `через 5 км`)."""
+
+    free = False
+
+    def read(self, cur: Cursor, end: int, ctx: NotationContext | None) -> int:
+        km, at = cur.number("distance")
+        if km > 100:
+            raise cur.error(InvalidNotationError, f"{km} km out of range", "1 to 100 km", at)
+        return km
+
+
 def _split(text: str, at: int, sep: str, keep_empty: bool = True) -> Iterator[tuple[str, int]]:
     """The pieces of `text` (which starts at `at`) between `sep`, stripped, with their starts."""
     pos = 0
@@ -290,6 +353,8 @@ SLOTS: dict[str, SlotType] = {
     "units": UnitsSlot(),
     "divisions": UnitsSlot(("division",)),
     "echelons": EchelonsSlot(),
+    "statute_echelons": StatuteEchelonsSlot(),
+    "km": KmSlot(),
     "direction": DirectionSlot(),
     "formation": VocabularySlot(Formation, "formation"),
     "regiments_facing": VocabularySlot(RegimentsFacing, "facing of the regiments"),

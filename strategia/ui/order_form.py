@@ -67,6 +67,8 @@ FIELDS: dict[str, tuple[str, str, str]] = {
     "formation": ("formation", "построение", ""),
     "regiments": ("regiments", "полки", ""),
     "regiment+kind": ("regiment", "полк", "2 с.п."),
+    "echelons+rest": ("echelons", "эшелоны", "1 с.п. 17 с.д.; остальные; 2 с.п. 17 с.д."),
+    "gap": ("km between echelons", "через, км", "5"),
 }
 CELL_SLOTS = ("to", "cell", "target")  # the required cell of a form, filled by a click
 
@@ -115,8 +117,9 @@ class OrderForm:
             widget: w.Widget
             if key == "facing":
                 widget = w.Dropdown(options=[(d.label(lang), d) for d in Direction])
-            elif key == "formation":
-                widget = w.Dropdown(options=[(f.label(lang), f) for f in Formation])
+            elif key == "formation":  # none: an order where it is optional (a move, 5.9)
+                none = [("—", None)]
+                widget = w.Dropdown(options=[(f.label(lang), f) for f in Formation] + none)
             elif key == "regiments":
                 widget = w.Dropdown(options=[(f.label(lang), f) for f in RegimentsFacing])
             elif key == "confirmed":
@@ -181,6 +184,10 @@ class OrderForm:
             if key in self.fields and key not in keys:
                 keys.append(key)
         self.form_box.children = [self.fields[k] for k in keys]
+        optional = {_key(f, k) for f, k, opt in self.form.slots() if opt}
+        box = self.fields["formation"]
+        if "formation" in keys and ("formation" in optional) != (box.value is None):
+            box.value = None if "formation" in optional else Formation.LINEAR
         self._prefill()
         self._preview()
 
@@ -202,7 +209,9 @@ class OrderForm:
             if box is None:
                 continue
             value = box.value
-            if isinstance(value, Direction | Formation | RegimentsFacing):
+            if value is None:
+                value = ""
+            elif isinstance(value, Direction | Formation | RegimentsFacing):
                 value = value.ru
             elif isinstance(value, bool):
                 value = "yes" if value else ""
