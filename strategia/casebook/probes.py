@@ -92,7 +92,8 @@ def _explained(r: Result) -> dict[str, Any]:
 RESULT: dict[str, tuple[Text, Callable[[Result], Any]]] = {
     "told": (Text("the player is told", "игроку сказано"), _account),
     "outcome": (Text("the mediator's record", "запись посредника"), lambda r: r.outcome("ru")),
-    "cut": (Text("cut (9.3) by rule", "сокращен (9.3) по правилу"), lambda r: [c.rule for c in r.cuts]),
+    "cut": (Text("cut (9.3) by rule", "сокращен (9.3) по правилу"),
+            lambda r: [c.rule for c in r.cuts]),
     "cut_reason": (Text("why it was cut", "почему сокращен"),
                    lambda r: " | ".join(c.reason("ru") for c in r.cuts)),
     "battle": (Text("the battle's outcome", "исход боя"), lambda r: _battle(r, "outcome")),
