@@ -45,7 +45,7 @@ from strategia.rules import RuleSet, load_ruleset
 from strategia.theatre.generate import random_scenario
 from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import load_scenario
-from strategia.ui import layers
+from strategia.ui.widgets import layers
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"

@@ -222,8 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     n = args.trials if args.trials is not None else 6 if args.quick else 200
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="strategia-shared-") as tmp:
-        import strategia.ui.console
-        import strategia.ui.team  # noqa: F401
+        import strategia.ui.console.console
+        import strategia.ui.team.screen  # noqa: F401
 
         work = Path(tmp)
         counts = shared_trials(base_game(work), work, n, random.Random(args.seed), args.quick)

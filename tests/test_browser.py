@@ -29,7 +29,7 @@ import pytest
 
 from strategia.game import trial
 from strategia.game.game import Game
-from strategia.ui.sessions import POINTER
+from strategia.ui.console.sessions import POINTER
 
 ROOT = Path(__file__).parents[1]
 OUT = ROOT / "test-output"

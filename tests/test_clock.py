@@ -19,7 +19,7 @@ from strategia.game.channel import SideChannel
 from strategia.game.game import Game, GameError
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.scenario import Scenario
-from strategia.ui.clock_panel import clock_text
+from strategia.ui.widgets.clock import clock_text
 
 
 def _scenario(mediator: bool = True) -> Scenario:

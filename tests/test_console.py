@@ -17,9 +17,9 @@ from strategia.core.geometry import Cell
 from strategia.game.game import Game
 from strategia.notation import FORMS, Order
 from strategia.notation.refs import UnitRef
-from strategia.ui import marks
 from strategia.ui.console import Console
-from strategia.ui.order_form import order_menu
+from strategia.ui.widgets import marks
+from strategia.ui.widgets.order_form import order_menu
 
 ROOT = Path(__file__).parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"

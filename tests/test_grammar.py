@@ -258,7 +258,7 @@ def test_templates_compile_to_words_slots_and_groups() -> None:
 
 
 def test_the_consoles_order_menu_comes_from_the_declarations() -> None:
-    from strategia.ui.panels import order_menu
+    from strategia.ui.console.panels import order_menu
 
     menu = dict(order_menu("ru"))
     assert "движение по дороге (4.1)" in menu and "удар (9.8)" in menu

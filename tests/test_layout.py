@@ -154,6 +154,36 @@ def test_the_engine_never_imports_the_ui_the_cli_or_the_game() -> None:
     )
 
 
+# Within ui/, a folder a screen: each screen imports only the widgets they share (and what it
+# is built on: the builder's trial opens a console, the tactical lesson shows the table).
+UI_SCREENS = {
+    "widgets": set(),
+    "console": {"widgets"},
+    "team": {"widgets"},
+    "tactical": {"widgets"},
+    "lessons": {"widgets", "tactical"},
+    "builder": {"widgets", "console", "lessons"},
+}
+
+
+def test_each_screen_has_its_folder_and_imports_only_the_shared_widgets() -> None:
+    ui = ROOT / "ui"
+    folders = {p.name for p in ui.iterdir() if (p / "__init__.py").exists()}
+    assert folders == set(UI_SCREENS)
+    assert sorted(p.name for p in ui.glob("*.py")) == ["__init__.py"]
+    bad = []
+    for name, targets in _graph().items():
+        parts = name.split(".")
+        if parts[:2] != ["strategia", "ui"] or len(parts) < 3:
+            continue
+        for t in targets:
+            tp = t.split(".")
+            other = tp[2] if tp[:2] == ["strategia", "ui"] and len(tp) > 2 else parts[2]
+            if other != parts[2] and other not in UI_SCREENS[parts[2]]:
+                bad.append(f"{name} imports {t}")
+    assert bad == []
+
+
 def test_every_package_is_known_and_documented() -> None:
     packages = {p.name for p in ROOT.iterdir() if (p / "__init__.py").exists()}
     assert packages == set(LOWER)

@@ -8,7 +8,7 @@ import pytest
 
 from strategia.tactical import EXAMPLES, TacticalGame
 from strategia.tactical.phases import Phase
-from strategia.ui import tactical_table as tt
+from strategia.ui.tactical import table as tt
 
 
 @pytest.fixture

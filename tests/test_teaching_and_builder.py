@@ -17,15 +17,15 @@ from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.generate import random_scenario
 from strategia.theatre.scenario_io import load_scenario
 from strategia.theatre.terrain import Relief
-from strategia.ui.builder_panel import BuilderPanel
-from strategia.ui.teaching_battle import (
+from strategia.ui.builder.panel import BuilderPanel
+from strategia.ui.lessons.battle import (
     battle_workbench,
     outcome_by_ratio,
     supporting_formation,
     two_sides,
 )
-from strategia.ui.teaching_movement import movement_workbench
-from strategia.ui.teaching_ratings import division_svg, ratings_workbench
+from strategia.ui.lessons.movement import movement_workbench
+from strategia.ui.lessons.ratings import division_svg, ratings_workbench
 
 
 def test_division_diagram_shows_the_engines_roles() -> None:

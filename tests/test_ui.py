@@ -14,8 +14,8 @@ from strategia.game.game import Game
 from strategia.game.views import mediator_view, to_geojson, view_for
 from strategia.notation.refs import UnitRef
 from strategia.theatre.scenario_io import load_scenario
-from strategia.ui import layers
 from strategia.ui.console import Console
+from strategia.ui.widgets import layers
 
 ROOT = Path(__file__).parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"

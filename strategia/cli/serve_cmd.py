@@ -3,7 +3,7 @@ its own behind its own secret token, printed for the mediator to hand out.
 
 Each screen is a Voilà server with one notebook and the game and the side in its environment
 (STRATEGIA_GAME, STRATEGIA_SIDE): the side is fixed by the server, never by the page's URL, and
-a team's kernel only ever renders that side's screen (`strategia.ui.team`). The servers write
+a team's kernel only ever renders that side's screen (`strategia.ui.team.screen`). The servers write
 to the same game file, which is safe with any number of writers (the game store); each screen
 catches up with the others' entries within a second. A wrong or old token gets Voilà's refusal.
 
@@ -57,7 +57,7 @@ CULLING = (  # the kernels of closed pages are shut (as voila.json does for `mak
 )
 # `--token` alone is Voilà's flag "ask for a token"; the token itself comes from JUPYTER_TOKEN
 # (jupyter_server's IdentityProvider). Without the flag Voilà would serve with no token at all.
-AUTH = ("--token", "--IdentityProvider.logout_handler_class=strategia.ui.logout.LogoutHandler")
+AUTH = ("--token", "--IdentityProvider.logout_handler_class=strategia.ui.team.logout.LogoutHandler")
 WORDS = {
     "head": Text(
         "{game}: hand each team its own address (its token is its key):",

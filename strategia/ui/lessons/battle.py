@@ -27,8 +27,8 @@ from strategia.notation.refs import UnitRef
 from strategia.rules import load_ruleset
 from strategia.rules.kinds import DivisionKind, Facing, Formation, Terrain
 from strategia.theatre.builder import ScenarioBuilder
-from strategia.ui.teaching import RELIEFS, relief_choice
-from strategia.ui.teaching_show import (
+from strategia.ui.lessons.common import RELIEFS, relief_choice
+from strategia.ui.lessons.show import (
     LABELLED,
     Html,
     Live,

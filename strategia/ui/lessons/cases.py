@@ -15,8 +15,8 @@ from strategia.casebook import BOOK, CaseRun, load_book, run_book
 from strategia.casebook.render import CSS, case_html, expectation
 from strategia.core.i18n import Lang, Text
 from strategia.game.views import mediator_view, to_geojson
-from strategia.ui import teaching_maps as tm
-from strategia.ui.teaching_show import Html, Live, Picture, lesson_lang, new_figure, picture
+from strategia.ui.lessons import maps as tm
+from strategia.ui.lessons.show import Html, Live, Picture, lesson_lang, new_figure, picture
 
 WORDS = {
     "before": Text("before: the position", "до: позиция"),

@@ -20,7 +20,7 @@ from PIL import Image
 from strategia.core.geometry import Direction
 from strategia.theatre import terrain
 from strategia.theatre.terrain import DELTAS, Relief
-from strategia.ui.relief import shade
+from strategia.ui.widgets.relief import shade
 
 RELIEF_RGB = {
     Relief.PLAIN: (236, 232, 204),

@@ -18,8 +18,8 @@ from strategia.rules import RuleSet, load_ruleset
 from strategia.rules.kinds import Facing, Formation, RegimentsFacing, Role
 from strategia.rules.ratings import contributions, derivation_check, rating
 from strategia.rules.units import Division, new_division
-from strategia.ui.teaching import division_choice
-from strategia.ui.teaching_show import (
+from strategia.ui.lessons.common import division_choice
+from strategia.ui.lessons.show import (
     LABELLED,
     Html,
     Live,

@@ -18,7 +18,7 @@ from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import turns
 from strategia.game.channel import channel
 from strategia.game.game import Game
-from strategia.ui.order_form import submit_on_enter
+from strategia.ui.widgets.order_form import submit_on_enter
 
 
 class Host(Protocol):

@@ -13,7 +13,7 @@ import ipywidgets as w
 from strategia.core.i18n import Lang, Text
 from strategia.game.game import Game
 from strategia.rules.kinds import side_name
-from strategia.ui.order_form import submit_on_enter
+from strategia.ui.widgets.order_form import submit_on_enter
 
 WORDS = {
     "title": Text("Orders sealed for the turn", "Приказы, запечатанные на ход"),

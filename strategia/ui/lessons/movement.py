@@ -26,9 +26,9 @@ from strategia.rules import RuleSet, load_ruleset
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.scenario import Forces
 from strategia.theatre.scenario_io import load_scenario
-from strategia.ui import teaching_maps as tm
-from strategia.ui.teaching import division_choice, relief_choice, small_map
-from strategia.ui.teaching_show import (
+from strategia.ui.lessons import maps as tm
+from strategia.ui.lessons.common import division_choice, relief_choice, small_map
+from strategia.ui.lessons.show import (
     LABELLED,
     Html,
     Live,
@@ -254,7 +254,7 @@ def movement_workbench(lang: Lang | None = None, level: int = 2) -> Live:
 
 def rule_table(entry: str, lang: Lang | None = None, level: int = 2) -> Html:
     """A table of the rules (table 4, 4.3's turns, 4.8's march) in its own terms."""
-    from strategia.ui.teaching_show import entry_table
+    from strategia.ui.lessons.show import entry_table
 
     return entry_table(load_ruleset(level=level), entry, lang or lesson_lang())
 

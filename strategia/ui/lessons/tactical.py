@@ -24,9 +24,8 @@ from strategia.tactical.actions import format_actions, parse_actions
 from strategia.tactical.execute import carry_out
 from strategia.tactical.phases import Battle, phase_label
 from strategia.tactical.skirmish import Table, new_table
-from strategia.ui import tactical_table as tt
-from strategia.ui.teaching_maps import draw_collection
-from strategia.ui.teaching_show import (
+from strategia.ui.lessons.maps import draw_collection
+from strategia.ui.lessons.show import (
     Html,
     Live,
     Picture,
@@ -35,6 +34,7 @@ from strategia.ui.teaching_show import (
     new_figure,
     picture,
 )
+from strategia.ui.tactical import table as tt
 
 Box = tuple[float, float, float, float]  # x0, x1, y0, y1 in cm
 

@@ -32,11 +32,11 @@ from strategia.game.game import Game
 from strategia.game.views import SideView, to_geojson
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import side_name
-from strategia.ui import hover, layers
-from strategia.ui.clock_panel import ClockLabel
-from strategia.ui.mapview import MapView
-from strategia.ui.order_form import OrderForm, error_html, submit_on_enter
-from strategia.ui.watch import caught_up, watch
+from strategia.ui.widgets import hover, layers
+from strategia.ui.widgets.clock import ClockLabel
+from strategia.ui.widgets.mapview import MapView
+from strategia.ui.widgets.order_form import OrderForm, error_html, submit_on_enter
+from strategia.ui.widgets.watch import caught_up, watch
 
 T = {
     "turn": Text("Turn", "Ход"),
@@ -289,7 +289,7 @@ class TeamScreen:
         return came
 
     def watch(self) -> None:
-        """Catch up by itself (`strategia.ui.watch`)."""
+        """Catch up by itself (`strategia.ui.widgets.watch`)."""
         self._watch = watch(self.catch_up)
 
 

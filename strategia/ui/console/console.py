@@ -27,13 +27,13 @@ from strategia.game.game import Game, GameError
 from strategia.game.views import mediator_view, to_geojson, view_for
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import side_name
-from strategia.ui import hover, layers, marks
-from strategia.ui.clock_panel import ClockLabel
-from strategia.ui.mapview import MapView
-from strategia.ui.order_form import error_html, submit_on_enter
-from strategia.ui.panels import Panels
-from strategia.ui.sessions import open_game, pointer
-from strategia.ui.watch import caught_up, watch
+from strategia.ui.console.panels import Panels
+from strategia.ui.console.sessions import open_game, pointer
+from strategia.ui.widgets import hover, layers, marks
+from strategia.ui.widgets.clock import ClockLabel
+from strategia.ui.widgets.mapview import MapView
+from strategia.ui.widgets.order_form import error_html, submit_on_enter
+from strategia.ui.widgets.watch import caught_up, watch
 
 T = {
     "turn": Text("Turn", "Ход"),
@@ -118,7 +118,7 @@ class Console:
         return came
 
     def watch(self) -> None:
-        """Catch up by itself (`strategia.ui.watch`): the teams' orders show within a second."""
+        """Catch up by itself (`widgets.watch`): the teams' orders show within a second."""
         self._watch = watch(self.catch_up)
 
     def set_lang(self, lang: str) -> None:

@@ -22,9 +22,9 @@ from strategia.theatre import terrain
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.generate import random_scenario
 from strategia.theatre.scenario import Scenario
-from strategia.ui import teaching_maps as tm
-from strategia.ui.builder_panel import BuilderPanel
-from strategia.ui.teaching_show import (
+from strategia.ui.builder.panel import BuilderPanel
+from strategia.ui.lessons import maps as tm
+from strategia.ui.lessons.show import (
     Html,
     Live,
     Picture,

@@ -20,7 +20,7 @@ import xarray as xr
 
 from strategia.core.i18n import Lang, Text
 from strategia.theatre import terrain
-from strategia.ui import layers, marks
+from strategia.ui.widgets import layers, marks
 
 Click = Callable[[float, float, dict[str, Any] | None], None]
 Hover = Callable[[float, float, dict[str, Any] | None], None]

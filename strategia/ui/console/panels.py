@@ -26,12 +26,12 @@ from strategia.game.channel import channel
 from strategia.game.game import Game
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import side_name
-from strategia.ui.battles_panel import BattlesPanel
-from strategia.ui.clock_panel import ClockPanel
-from strategia.ui.mediator_panel import JournalPanel, MediatorPanel
-from strategia.ui.order_form import OrderForm, order_menu, submit_on_enter
-from strategia.ui.rules_panel import RatingWorkbench, rules_sheet_panel
-from strategia.ui.sealed_panel import SealedPanel
+from strategia.ui.console.battles import BattlesPanel
+from strategia.ui.console.mediator import JournalPanel, MediatorPanel
+from strategia.ui.console.rules import RatingWorkbench, rules_sheet_panel
+from strategia.ui.console.sealed import SealedPanel
+from strategia.ui.widgets.clock import ClockPanel
+from strategia.ui.widgets.order_form import OrderForm, order_menu, submit_on_enter
 
 __all__ = ["Panels", "order_menu"]
 

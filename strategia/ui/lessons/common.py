@@ -21,7 +21,7 @@ import ipywidgets as w
 from strategia.core.i18n import Lang, Text
 from strategia.rules.kinds import DivisionKind, Terrain
 from strategia.theatre.builder import ScenarioBuilder
-from strategia.ui.teaching_show import LABELLED
+from strategia.ui.lessons.show import LABELLED
 
 RELIEFS = ("plain", "forest", "hills", "swamp", "mountains")
 DIVISION = Text("division", "дивизия")

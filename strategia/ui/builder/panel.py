@@ -26,8 +26,8 @@ from strategia.theatre import terrain
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import load_scenario, save_scenario
-from strategia.ui import layers
-from strategia.ui.mapview import MapView
+from strategia.ui.widgets import layers
+from strategia.ui.widgets.mapview import MapView
 
 RELIEF_TOOLS = ("plain", "mountains", "forest", "swamp", "hills", "water")
 LINE_TOOLS = ("road", "railway", "trail")

@@ -15,7 +15,7 @@ from strategia.engine.state import GameState
 from strategia.rules.kinds import Formation, RegimentsFacing, side_name
 from strategia.theatre import terrain
 from strategia.theatre.terrain import Relief
-from strategia.ui.marks import cost_text
+from strategia.ui.widgets.marks import cost_text
 
 KIND_NAMES = {
     "rifle": ("rifle division", "стрелковая дивизия"),

@@ -27,9 +27,8 @@ from strategia.notation.orders import parse_order
 from strategia.theatre import terrain
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.scenario import Scenario
-from strategia.ui import layers
-from strategia.ui import teaching_maps as tm
-from strategia.ui.teaching_show import (
+from strategia.ui.lessons import maps as tm
+from strategia.ui.lessons.show import (
     LABELLED,
     Html,
     Live,
@@ -40,6 +39,7 @@ from strategia.ui.teaching_show import (
     scratch_dir,
     table_html,
 )
+from strategia.ui.widgets import layers
 
 VIEWERS = ("mediator", "red", "blue")
 WORDS = {

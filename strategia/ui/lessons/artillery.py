@@ -25,9 +25,9 @@ from strategia.notation.refs import UnitRef
 from strategia.rules import load_ruleset
 from strategia.rules.kinds import Terrain
 from strategia.theatre.builder import ScenarioBuilder
-from strategia.ui import teaching_maps as tm
-from strategia.ui.teaching import RELIEFS, relief_choice
-from strategia.ui.teaching_show import (
+from strategia.ui.lessons import maps as tm
+from strategia.ui.lessons.common import RELIEFS, relief_choice
+from strategia.ui.lessons.show import (
     LABELLED,
     Html,
     Live,

@@ -1,4 +1,4 @@
-"""Static maps for the lessons: the same layers the console's map draws (`strategia.ui.layers`),
+"""Static maps for the lessons: the same layers the console's map draws (`widgets.layers`),
 drawn with matplotlib so that a lesson keeps them as images.
 
 Coordinates are the grid's own, as on the console's map: x = longitude, y = latitude, a cell's
@@ -21,7 +21,7 @@ from matplotlib.patches import Polygon
 
 from strategia.core.i18n import Lang, Text
 from strategia.theatre import terrain
-from strategia.ui import layers
+from strategia.ui.widgets import layers
 
 PT = 0.6  # matplotlib points for a Leaflet pixel of line weight, at the lessons' scale
 Window = tuple[int, int, int, int]  # lon0, lon1, lat0, lat1 (inclusive cells)

@@ -1,0 +1,1 @@
+"""The scenario builder (notebooks/scenario_builder.ipynb): its panel and its trial."""

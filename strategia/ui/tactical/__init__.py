@@ -1,0 +1,1 @@
+"""The tactical table of seed 003 (notebooks/tactical.ipynb)."""
