@@ -282,7 +282,7 @@ def _grid(rows: list[str], name: str, lang: Lang = "ru") -> list[str]:
     cells (longitude first, latitude growing northward); a map of one character throughout in
     a line (its size and that character)."""
     width = max((len(r) for r in rows), default=0)
-    if len(rows) > 3 and len(set("".join(rows))) == 1:
+    if (len(rows) > 3 or width > 20) and len(set("".join(rows))) == 1:
         where = "везде" if lang == "ru" else "everywhere"
         return [f"{name}: {width} × {len(rows)}, {where} «{rows[0][0]}»"]
     pad = len(str(width)) + 1
