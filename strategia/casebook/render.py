@@ -11,9 +11,13 @@ from strategia.casebook.case import Case, Expect, Step
 from strategia.casebook.probes import LABELS
 from strategia.casebook.run import CaseRun
 from strategia.core.errors import StrategiaError
+from strategia.core.geometry import Direction
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
-from strategia.rules.kinds import side_name
+from strategia.engine.state import BUSY
+from strategia.explain.render import rule_label
+from strategia.notation.refs import UnitRef
+from strategia.rules.kinds import RegimentKind, side_name
 
 CHAPTERS = {
     "0": Text("0. The levels of the game", "0. Уровни игры"),
@@ -76,12 +80,8 @@ def _shown(name: str, v: Any, lang: Lang) -> str:
     if name in ("told", "outcome", "at_notation") and isinstance(v, str):
         return f"«{notation(v, lang, placement=True)}»"
     if name in ("cut", "clock_rule") and isinstance(v, str | list):
-        from strategia.explain.render import rule_label
-
         return value([rule_label(str(r), lang) for r in ([v] if isinstance(v, str) else v)], lang)
     if name == "explained" and isinstance(v, dict):
-        from strategia.explain.render import rule_label
-
         return value({rule_label(str(k), lang): x for k, x in v.items()}, lang)
     if name in ("cut_reason", "refused") and isinstance(v, str):
         return f"«{v}»" + (" (in Russian)" if lang != "ru" else "")
@@ -97,10 +97,6 @@ def _shown(name: str, v: Any, lang: Lang) -> str:
 def _english(name: str, v: Any) -> Any:
     """A value the probes give in Russian (a facing, a unit, a regiment's kind, a unit's work,
     a side) written in English; as given where it cannot be read."""
-    from strategia.core.geometry import Direction
-    from strategia.engine.state import BUSY
-    from strategia.notation.refs import UnitRef
-    from strategia.rules.kinds import RegimentKind
 
     def unit(x: Any) -> Any:
         try:
@@ -129,8 +125,6 @@ def _english(name: str, v: Any) -> Any:
 
 def subject(e: Expect, lang: Lang) -> str:
     if e.subject == "unit":
-        from strategia.notation.refs import UnitRef
-
         try:
             return UnitRef.parse(str(e.of)).format(lang)
         except StrategiaError:
@@ -331,8 +325,6 @@ def _force_line(text: str, key: str, lang: Lang) -> str:
     battle's `1 А: 1 с.к., 5 т.д.`, a mobilisation's `M+5: 3 с.д. - Красноград`."""
     if key == "deployment" or lang == "ru":
         return notation(text, lang, placement=True)
-    from strategia.notation.refs import UnitRef
-
     head, sep, rest = text.partition(":")
     where = ""
     if key == "mobilisation":
