@@ -236,7 +236,7 @@ strips = { "1 А" = "1-2" }
     p.write_text(PROBE_CASE.format(meta="", steps="", expects=expects), "utf-8")
     case = load_case(p)
     en = [x for e in case.expects for x in expectation(e, "en")]
-    assert "1 RD: faces east" in en and "1 RD: busy with crossing a river" in en
+    assert "1 RD: faces east" in en and "1 RD: busy: crossing a river" in en
     assert "1 RD: regiments RR, AR" in en and "1 RD: in the corps 1 RC" in en
     assert "the game: to move Blue" in en and "the game: score Red: 51" in en
     assert (

@@ -57,7 +57,7 @@ UNIT: dict[str, tuple[Text, Callable[[UnitState | None], Any]]] = {
                   lambda u: [round(r.strength, 4) for r in u.division.regiments] if u else []),
     "facing": (Text("faces", "фронтом на"), lambda u: u.facing.ru if u else None),
     "formation": (Text("formation", "построение"), lambda u: u.formation.key if u else None),
-    "busy": (Text("busy with", "занята"), lambda u: u.busy.label.ru if u and u.busy else ""),
+    "busy": (Text("busy:", "занята:"), lambda u: u.busy.label.ru if u and u.busy else ""),
     "busy_left": (Text("turns of work left", "осталось ходов работы"),
                   lambda u: u.busy.left if u and u.busy else 0.0),
     "spent": (Text("share of the turn spent", "израсходовано хода"),
