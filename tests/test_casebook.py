@@ -70,7 +70,7 @@ def test_a_failing_case_shows_the_expected_beside_the_found(
 def test_house_rules_show_the_cases_they_change(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A house rule giving tanks 30 km a turn in hills (table 1) lets 1 т.д. reach 5,1: case
+    """A house rule giving tanks 30 km a turn in hills (table 4) lets 1 т.д. reach 5,1: case
     9.3-1 changes, and says how; a house rule on something else changes nothing."""
     fast = tmp_path / "fast.toml"
     fast.write_text("[movement.hills]\ntank = 30\n", encoding="utf-8")
@@ -115,4 +115,133 @@ def test_the_printed_book_in_both_languages(runs) -> None:  # type: ignore[no-un
 def test_a_case_copied_elsewhere_runs_the_same(tmp_path: Path) -> None:
     folder = tmp_path / "copy"
     shutil.copytree(BOOK, folder)
-    assert [r.passed for r in run_book(load_book(folder, "9.3"))] == [True]
+    same = load_book(BOOK, "9.3")
+    assert [r.passed for r in run_book(load_book(folder, "9.3"))] == [True] * len(same)
+
+
+PROBE_CASE = '''
+[case]
+id = "x-1"
+rules = ["4.12"]
+title = "Проба"
+title_en = "A probe"
+source = "000, 4.12"
+quote = "Фишки дивизий не могут пересекаться."
+{meta}
+
+[settings]
+level = 2
+
+[map]
+relief = """
+......
+......
+"""
+states = """
+RRRBBB
+RRRBBB
+"""
+
+[forces.R]
+order_of_battle = """
+1 А: 1 с.к.
+1 с.к.: 1 с.д., 2 т.д.
+"""
+deployment = """
+1 с.д. - 1-1 фронтом на восток
+2 т.д. - 2,1 фронтом на восток
+"""
+
+[forces.B]
+deployment = "101 с.д. - 5,1 фронтом на запад"
+
+{steps}
+{expects}
+'''
+
+
+def _probe(tmp_path: Path, expects: str, steps: str = "", meta: str = "") -> list[dict]:
+    p = tmp_path / "x-1.toml"
+    p.write_text(PROBE_CASE.format(meta=meta, steps=steps, expects=expects), "utf-8")
+    run = run_book([load_case(p)])[0]
+    assert run.error is None
+    return [{"passed": k.passed, **k.actual_json()} for k in run.checks]
+
+
+def test_the_probes_of_units_the_game_and_a_side(tmp_path: Path) -> None:
+    """A unit's cells as the book writes them (`1-1` read as 1,1), whether it is on the map,
+    its corps, its regiments' kinds (in any order), its work in Russian (or by its key); the
+    game's score and its armies (5.6); what a side is told of the enemy (5.8, 6.2)."""
+    expects = """
+[[expect]]
+unit = "1 с.д."
+at = "1,1"
+corps = "1 с.к."
+composition = ["ап", "с.п.", "с.п.", "с.п."]
+[[expect]]
+unit = "3 с.д."
+on_map = false
+[[expect]]
+game = true
+army_divisions = { "1 А" = 2 }
+warned = ["1 А"]
+score = { red = 0, blue = 0 }
+[[expect]]
+view = "red"
+cover = ["5,1"]
+seen = []
+second_echelon = []
+"""
+    checks = _probe(tmp_path, expects)
+    assert all(c["passed"] for c in checks), checks
+    assert checks[0]["composition"] == ["с.п.", "с.п.", "с.п.", "ап"]
+    steps = '[[step]]\norder = "2 т.д. на 3,1"\n[[step]]\norder = "2 т.д. растянуть на 3,2"\n'
+    busy = '[[expect]]\nunit = "2 т.д."\nbusy = "frontage"\n[[expect]]\nunit = "2 т.д."\n'
+    busy += 'busy = "смена ширины фронта"\n[[expect]]\nunit = "1 с.д."\nbusy = ""\n'
+    checks = _probe(tmp_path, busy, steps)
+    assert [c["busy"] for c in checks] == ["смена ширины фронта"] * 2 + [""]
+    assert all(c["passed"] for c in checks)
+
+
+def test_a_case_played_with_clocks(tmp_path: Path) -> None:
+    """`clock = true`: each move has the level's time (1.9), the first the planning's (5.2)."""
+    expects = '[[expect]]\ngame = true\nclock = 30\nclock_rule = "5.2"\n'
+    assert all(c["passed"] for c in _probe(tmp_path, expects, meta="clock = true"))
+    steps = "[[step]]\nend_turn = true\n" * 2
+    expects = '[[expect]]\ngame = true\nclock = 5\nclock_rule = "1.9"\n'
+    assert all(c["passed"] for c in _probe(tmp_path, expects, steps, "clock = true"))
+    assert _probe(tmp_path, expects)[0]["clock"] is None  # no clock
+
+
+def test_the_english_book_writes_the_probes_russian_in_english(tmp_path: Path) -> None:
+    from strategia.casebook.render import expectation, position
+
+    p = tmp_path / "x-1.toml"
+    expects = """
+[[expect]]
+unit = "1 с.д."
+facing = "восток"
+busy = "переправа"
+composition = ["с.п.", "ап"]
+corps = "1 с.к."
+[[expect]]
+game = true
+side = "blue"
+score = { red = 51 }
+[[expect]]
+view = "blue"
+seen = ["1 с.д."]
+strips = { "1 А" = "1-2" }
+"""
+    p.write_text(PROBE_CASE.format(meta="", steps="", expects=expects), "utf-8")
+    case = load_case(p)
+    en = [x for e in case.expects for x in expectation(e, "en")]
+    assert "1 RD: faces east" in en and "1 RD: busy: crossing a river" in en
+    assert "1 RD: regiments RR, AR" in en and "1 RD: in the corps 1 RC" in en
+    assert "the game: to move Blue" in en and "the game: score Red: 51" in en
+    assert (
+        "Blue is told: in full 1 RD" in en and "Blue is told: strips of deployment 1 A: 1-2" in en
+    )
+    ru = [x for e in case.expects for x in expectation(e, "ru")]
+    assert "игра: ходят синие" in ru and "Синим сообщено: полностью 1 с.д." in ru
+    assert "  1 A: 1 RC" in position(case, "en") and "  1 А: 1 с.к." in position(case, "ru")

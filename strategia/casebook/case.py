@@ -6,7 +6,7 @@ Red and Blue are assumed where it names none) with three more tables:
 
     [case]
     id = "9.3-1"
-    rules = ["9.3", "table 1"]
+    rules = ["9.3", "table 4"]
     title = "Приказ, противоречащий правилам, исполняется «в пределах возможного»"
     title_en = "An order against the rules is carried out as far as possible"
     source = "000, 9.3; 002, табл. 1"
@@ -19,9 +19,11 @@ Red and Blue are assumed where it names none) with three more tables:
     [[step]]                           # in order: order, end_turn, ask, intervene, undo
     order = "1 т.д. на 5,1"            # (a side may be named: side = "red")
 
-    [[expect]]                         # what must follow: a unit, a step's result, the game
-    unit = "1 т.д."
+    [[expect]]                         # what must follow: a unit, a step's result, the game,
+    unit = "1 т.д."                    # a closed cell, or what a side is told (view = "blue")
     at = "4,1"
+
+`clock = true` in [case] plays the game with clocks at the level's times (1.9, 5.2).
 
 Every problem of a case file is reported at once, with its place (`CaseError`).
 """
@@ -45,11 +47,11 @@ DEFAULT_STATES = [
     {"code": "B", "name": "Синие", "side": "blue"},
 ]
 STEP_KINDS = ("order", "end_turn", "ask", "intervene", "undo")
-SUBJECTS = ("unit", "result", "game", "closed")
+SUBJECTS = ("unit", "result", "game", "closed", "view")
 _CASE_KEYS: dict[str, type | tuple[type, ...]] = {
     "id": str, "rules": list, "title": str, "title_en": str, "source": str, "quote": str,
     "example": bool, "reading": str, "reading_en": str, "silent": str, "silent_en": str,
-    "note": str, "note_en": str, "seed": int, "house": str,
+    "note": str, "note_en": str, "seed": int, "house": str, "clock": bool,
 }  # fmt: skip
 _REQUIRED = ("id", "rules", "title", "title_en", "source", "quote")
 
@@ -113,6 +115,7 @@ class Case:
     note: Text | None = None
     seed: int = 1
     house: str = ""  # house rules the case itself plays under (a case of a house rule)
+    clock: bool = False  # played with clocks (1.9), each move the level's time
     meta: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -180,6 +183,7 @@ def load_case(path: str | Path) -> Case:
         note=_text(meta, "note"),
         seed=int(meta.get("seed", 1)),
         house=str(meta.get("house", "")),
+        clock=bool(meta.get("clock", False)),
         meta=meta,
     )
 

@@ -1,6 +1,7 @@
 """What a case may expect, and how each is read off the game after its steps: a unit (where it
 stands, its strength...), a step's result (what the player was told, what 9.3 cut, the battle's
-numbers, a step of its explanation), the game (turn, war), a closed road or bridge.
+numbers, a step of its explanation), the game (turn, war, clock, score), a closed road or
+bridge, and what a side is told of the enemy (`view`: covering forces, armies, 5.8, 6.2).
 
 Each field is read as the mediator would check it, in the seed's terms: cells as `4,1`,
 strengths in divisions, texts in Russian. `compare` says whether an actual value is the one
@@ -14,12 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.result import Result
-from strategia.engine.state import GameState, UnitState
+from strategia.engine.state import BUSY, GameState, UnitState
 from strategia.game.accounts import told
 from strategia.game.game import Game
+from strategia.game.views import SideView, view_for
 from strategia.notation.refs import UnitRef
+from strategia.theatre.scenario import scenario_warnings
 
 TOLERANCE = 0.005
 
@@ -39,16 +43,21 @@ def _unit(state: GameState, of: str) -> UnitState | None:
     return state.units.get(ref)
 
 
+def _cell(c: Cell) -> str:
+    """A cell as the book writes it, `4,1`, however the scenario wrote it (`4-1`, 6.3)."""
+    return f"{c.lon},{c.lat}"
+
+
 UNIT: dict[str, tuple[Text, Callable[[UnitState | None], Any]]] = {
-    "at": (Text("stands at", "стоит в"), lambda u: str(u.cell) if u else None),
-    "cells": (Text("occupies", "занимает"), lambda u: " ".join(map(str, u.cells)) if u else None),
+    "at": (Text("stands at", "стоит в"), lambda u: _cell(u.cell) if u else None),
+    "cells": (Text("occupies", "занимает"), lambda u: " ".join(map(_cell, u.cells)) if u else None),
     "strength": (Text("strength (divisions)", "сила (дивизий)"),
                  lambda u: round(u.division.strength, 4) if u else 0.0),
     "regiments": (Text("regiments' strengths", "сила полков"),
                   lambda u: [round(r.strength, 4) for r in u.division.regiments] if u else []),
     "facing": (Text("faces", "фронтом на"), lambda u: u.facing.ru if u else None),
     "formation": (Text("formation", "построение"), lambda u: u.formation.key if u else None),
-    "busy": (Text("busy with", "занята"), lambda u: u.busy.what if u and u.busy else ""),
+    "busy": (Text("busy:", "занята:"), lambda u: u.busy.label.ru if u and u.busy else ""),
     "busy_left": (Text("turns of work left", "осталось ходов работы"),
                   lambda u: u.busy.left if u and u.busy else 0.0),
     "spent": (Text("share of the turn spent", "израсходовано хода"),
@@ -57,6 +66,10 @@ UNIT: dict[str, tuple[Text, Callable[[UnitState | None], Any]]] = {
     "combat_capable": (Text("combat-capable", "боеспособна"),
                        lambda u: bool(u.combat_capable) if u else False),
     "on_march": (Text("on the march", "на марше"), lambda u: bool(u.on_march) if u else False),
+    "on_map": (Text("on the map", "на карте"), lambda u: u is not None),
+    "corps": (Text("in the corps", "в корпусе"), lambda u: str(u.corps) if u and u.corps else ""),
+    "composition": (Text("regiments", "полки"),
+                    lambda u: [r.kind.ru for r in u.division.regiments] if u else []),
 }  # fmt: skip
 
 
@@ -92,7 +105,7 @@ def _explained(r: Result) -> dict[str, Any]:
 RESULT: dict[str, tuple[Text, Callable[[Result], Any]]] = {
     "told": (Text("the player is told", "игроку сказано"), _account),
     "outcome": (Text("the mediator's record", "запись посредника"), lambda r: r.outcome("ru")),
-    "cut": (Text("cut (9.3) by rule", "сокращен (9.3) по правилу"),
+    "cut": (Text("cut (9.3) under", "сокращен (9.3) по правилу"),
             lambda r: [c.rule for c in r.cuts]),
     "cut_reason": (Text("why it was cut", "почему сокращен"),
                    lambda r: " | ".join(c.reason("ru") for c in r.cuts)),
@@ -114,17 +127,62 @@ RESULT: dict[str, tuple[Text, Callable[[Result], Any]]] = {
     "explained": (Text("steps of the explanation", "шаги объяснения"), _explained),
 }  # fmt: skip
 
+
+def _clock(g: Game) -> tuple[float | None, str | None]:
+    c = g.move_clock()
+    return (c.minutes, c.rule) if c is not None else (None, None)
+
+
+def _warned(g: Game) -> list[str]:
+    """The armies the scenario check warns of as outside 5.6's 4 to 10 divisions."""
+    return sorted(
+        p.message.split(":", 1)[0] for p in scenario_warnings(g.scenario) if "(5.6)" in p.message
+    )
+
+
 GAME: dict[str, tuple[Text, Callable[[Game], Any]]] = {
     "turn": (Text("turn", "ход"), lambda g: g.state.turn),
     "side": (Text("to move", "ходят"), lambda g: g.side),
     "at_war": (Text("at war", "идет война"), lambda g: bool(g.state.at_war)),
     "phase": (Text("phase", "фаза"), lambda g: g.phase),
-}
+    "clock": (Text("minutes for the move", "минут на ход"), lambda g: _clock(g)[0]),
+    "clock_rule": (Text("the move's time by rule", "время хода по правилу"),
+                   lambda g: _clock(g)[1]),
+    "score": (Text("score", "очки"),
+              lambda g: {s: g.score(s).value for s in dict.fromkeys(
+                  st.side for st in g.scenario.states)}),
+    "army_divisions": (Text("divisions of each army", "дивизий в армиях"),
+                       lambda g: {str(a.ref): len(f.army_divisions(a))
+                                  for f in g.scenario.forces for a in f.armies}),
+    "warned": (Text("the scenario check warns of", "проверка сценария предупреждает о"), _warned),
+}  # fmt: skip
+
+
+def _seen(v: SideView, how: tuple[str, ...]) -> list[str]:
+    return sorted(" ".join(map(_cell, s.cells)) for s in v.seen if s.how in how)
+
+
+VIEW: dict[str, tuple[Text, Callable[[SideView], Any]]] = {
+    "cover": (Text("covering forces (positions only)", "войска прикрытия (только расположение)"),
+              lambda v: _seen(v, ("cover",))),
+    "seen": (Text("in full", "полностью"),
+             lambda v: sorted(str(s.unit) for s in v.seen if s.how != "cover" and s.unit)),
+    "first_echelon": (Text("armies of the first echelon", "армии первого эшелона"),
+                      lambda v: sorted(str(a.army) for a in v.armies if a.echelon == "first")),
+    "second_echelon": (Text("other armies (numbers only)", "прочие армии (только номера)"),
+                       lambda v: sorted(str(a.army) for a in v.armies if a.echelon != "first")),
+    "strips": (Text("strips of deployment", "полосы развертывания"),
+               lambda v: {str(a.army): f"{a.strip[0]}-{a.strip[1]}"
+                          for a in v.armies if a.strip is not None}),
+    "corps_count": (Text("the number of corps", "число корпусов"),
+                    lambda v: {str(a.army): a.corps for a in v.armies if a.corps is not None}),
+}  # fmt: skip
 
 LABELS: dict[str, tuple[Text, Any]] = {
     **UNIT,
     **RESULT,
     **GAME,
+    **VIEW,
     "refused": (Text("refused", "отказано"), None),
     "answer": (Text("the answer", "ответ"), None),
     "cost": (Text("questions paid", "оплачено вопросов"), None),
@@ -140,8 +198,10 @@ def read(subject: str, of: Any, name: str, game: Game, done: list[Done], spec: A
         return UNIT[name][1](_unit(game.state, str(of)))
     if subject == "game":
         return GAME[name][1](game)
+    if subject == "view":
+        return VIEW[name][1](view_for(game.state, str(of), game.rules))
     if subject == "closed":
-        found = [c for c in game.state.closures if str(c.cell) == str(of)]
+        found = [c for c in game.state.closures if c.cell == Cell.parse(str(of))]
         if name == "what":
             return sorted(c.what for c in found)
         if name == "until":
@@ -174,6 +234,10 @@ def compare(name: str, expected: Any, actual: Any) -> bool:
         return sorted(wanted) == sorted(rules)
     if name in ("refused", "cut_reason") and isinstance(expected, str):
         return isinstance(actual, str) and expected in actual
+    if name == "busy" and isinstance(expected, str) and expected in BUSY:
+        expected = BUSY[expected].ru  # the engine's own word for it, as the Russian is
+    if name == "composition" and isinstance(expected, list) and isinstance(actual, list):
+        return sorted(map(str, expected)) == sorted(map(str, actual))  # the kinds, in any order
     return _same(expected, actual)
 
 
@@ -197,4 +261,4 @@ def _same(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
-__all__ = ["GAME", "LABELS", "RESULT", "UNIT", "Done", "compare", "read"]
+__all__ = ["GAME", "LABELS", "RESULT", "UNIT", "VIEW", "Done", "compare", "read"]

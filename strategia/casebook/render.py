@@ -11,9 +11,13 @@ from strategia.casebook.case import Case, Expect, Step
 from strategia.casebook.probes import LABELS
 from strategia.casebook.run import CaseRun
 from strategia.core.errors import StrategiaError
+from strategia.core.geometry import Direction
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
-from strategia.rules.kinds import side_name
+from strategia.engine.state import BUSY
+from strategia.explain.render import rule_label
+from strategia.notation.refs import UnitRef
+from strategia.rules.kinds import RegimentKind, side_name
 
 CHAPTERS = {
     "0": Text("0. The levels of the game", "0. Уровни игры"),
@@ -25,7 +29,7 @@ CHAPTERS = {
     "6": Text("6. Forces by level, mobilisation", "6. Силы по уровням, мобилизация"),
     "8": Text("8. Information and reconnaissance", "8. Информация и разведка"),
     "9": Text("9. Combat", "9. Боевые действия"),
-    "table": Text("Tables (002)", "Таблицы (002)"),
+    "table": Text("Tables (numbered as in 000)", "Таблицы (нумерация правил 000)"),
     "003": Text("Seed 003: the tactical rules", "Сид 003: тактические правила"),
 }
 WORDS = {
@@ -65,19 +69,62 @@ def value(v: Any, lang: Lang) -> str:
         return ", ".join(value(x, lang) for x in v) or "—"
     if isinstance(v, dict):
         return "; ".join(f"{k}: {value(x, lang)}" for k, x in v.items()) or "—"
-    return "—" if v is None else str(v)
+    return "—" if v is None or v == "" else str(v)
+
+
+UNIT_VALUES = ("seen", "first_echelon", "second_echelon", "warned", "hit", "supporters")
+UNIT_KEYS = ("strips", "corps_count", "army_divisions", "after", "pursuit")
 
 
 def _shown(name: str, v: Any, lang: Lang) -> str:
     if name in ("told", "outcome", "at_notation") and isinstance(v, str):
-        return notation(v, lang, placement=True)
+        return f"«{notation(v, lang, placement=True)}»"
+    if name in ("cut", "clock_rule") and isinstance(v, str | list):
+        return value([rule_label(str(r), lang) for r in ([v] if isinstance(v, str) else v)], lang)
+    if name == "explained" and isinstance(v, dict):
+        return value({rule_label(str(k), lang): x for k, x in v.items()}, lang)
+    if name in ("cut_reason", "refused") and isinstance(v, str):
+        return f"«{v}»" + (" (in Russian)" if lang != "ru" else "")
+    if name == "side" and isinstance(v, str):
+        return side_name(v, lang)
+    if name == "score" and isinstance(v, dict):
+        return value({side_name(k, lang, capital=True): x for k, x in v.items()}, lang)
+    if lang != "ru":
+        v = _english(name, v)
     return value(v, lang)
+
+
+def _english(name: str, v: Any) -> Any:
+    """A value the probes give in Russian (a facing, a unit, a regiment's kind, a unit's work,
+    a side) written in English; as given where it cannot be read."""
+
+    def unit(x: Any) -> Any:
+        try:
+            return UnitRef.parse(str(x)).format("en")
+        except StrategiaError:
+            return x
+
+    try:
+        if name == "facing" and isinstance(v, str) and v:
+            d = Direction.parse(v)
+            return d.aliases[0] if d.aliases else d.en
+        if name == "composition" and isinstance(v, list):
+            return [RegimentKind.parse(str(x)).en for x in v]
+        if name == "busy" and isinstance(v, str):
+            return next((b.en for k, b in BUSY.items() if v in (k, b.ru)), v)
+    except (StrategiaError, ValueError, KeyError):
+        return v
+    if name in UNIT_VALUES and isinstance(v, list):
+        return [unit(x) for x in v]
+    if name in UNIT_KEYS and isinstance(v, dict):
+        return {unit(k): x for k, x in v.items()}
+    if name == "corps" and isinstance(v, str) and v:
+        return unit(v)
+    return v
 
 
 def subject(e: Expect, lang: Lang) -> str:
     if e.subject == "unit":
-        from strategia.notation.refs import UnitRef
-
         try:
             return UnitRef.parse(str(e.of)).format(lang)
         except StrategiaError:
@@ -86,7 +133,25 @@ def subject(e: Expect, lang: Lang) -> str:
         return f"{'шаг' if lang == 'ru' else 'step'} {e.of}"
     if e.subject == "closed":
         return f"{'закрыто в' if lang == 'ru' else 'closed at'} {e.of}"
+    if e.subject == "view":
+        who = side_name(str(e.of), lang, "dat", capital=True)
+        return f"{who} сообщено" if lang == "ru" else f"{who} is told"
     return "игра" if lang == "ru" else "the game"
+
+
+PHRASES = {
+    ("cut", False): Text("carried out uncut (9.3)", "исполнен без сокращений (9.3)"),
+    ("cut", True): Text("cut (9.3)", "сокращен (9.3)"),
+    ("busy", ""): Text("not busy", "не занята"),
+}
+
+
+def _phrase(name: str, want: Any, lang: Lang) -> str:
+    """A field and the value expected of it, as a sentence reads it."""
+    if isinstance(want, bool | str) and (name, want) in PHRASES:
+        return PHRASES[(name, want)](lang)
+    label = LABELS[name][0](lang) if name in LABELS else name
+    return f"{label} {_shown(name, want, lang)}"
 
 
 def expectation(e: Expect, lang: Lang, actual: dict[str, Any] | None = None) -> list[str]:
@@ -95,8 +160,7 @@ def expectation(e: Expect, lang: Lang, actual: dict[str, Any] | None = None) -> 
     for name, want in e.fields:
         if name == "of":
             continue
-        label = LABELS[name][0](lang) if name in LABELS else name
-        line = f"{subject(e, lang)}: {label} {_shown(name, want, lang)}"
+        line = f"{subject(e, lang)}: {_phrase(name, want, lang)}"
         if actual is not None:
             found = actual.get(name)
             line += f" — {WORDS['found'](lang)} {_shown(name, found, lang)}"
@@ -208,10 +272,14 @@ def notation(text: str, lang: Lang, placement: bool = False) -> str:
         return text
 
 
-def _grid(rows: list[str], name: str) -> list[str]:
+def _grid(rows: list[str], name: str, lang: Lang = "ru") -> list[str]:
     """Map rows with their latitudes on the left and the longitudes below, as the seeds number
-    cells (longitude first, latitude growing northward)."""
+    cells (longitude first, latitude growing northward); a map of one character throughout in
+    a line (its size and that character)."""
     width = max((len(r) for r in rows), default=0)
+    if (len(rows) > 3 or width > 20) and len(set("".join(rows))) == 1:
+        where = "везде" if lang == "ru" else "everywhere"
+        return [f"{name}: {width} × {len(rows)}, {where} «{rows[0][0]}»"]
     pad = len(str(width)) + 1
     lat_pad = len(str(len(rows)))
     out = [f"{name}:"]
@@ -235,7 +303,7 @@ def position(c: Case, lang: Lang = "ru") -> str:
     rows: list[str] = []
     for key in ("relief", "states"):
         if key in m:
-            rows += _grid(m[key].strip("\n").split("\n"), POSITION[key](lang))
+            rows += _grid(m[key].strip("\n").split("\n"), POSITION[key](lang), lang)
     rows.append(POSITION["legend"](lang))
     for table in ("routes", "places"):
         for k, v in data.get(table, {}).items():
@@ -248,10 +316,28 @@ def position(c: Case, lang: Lang = "ru") -> str:
             if key in body:
                 rows.append(f"{who}, {POSITION[key](lang)}:")
                 rows += [
-                    f"  {notation(x.strip(), lang, key == 'deployment')}"
-                    for x in body[key].strip().split("\n")
+                    f"  {_force_line(x.strip(), key, lang)}" for x in body[key].strip().split("\n")
                 ]
     return "\n".join(rows)
+
+
+def _force_line(text: str, key: str, lang: Lang) -> str:
+    """A line of a state's forces in the reader's notation: a deployment line, an order of
+    battle's `1 А: 1 с.к., 5 т.д.`, a mobilisation's `M+5: 3 с.д. - Красноград`."""
+    if key == "deployment" or lang == "ru":
+        return notation(text, lang, placement=True)
+    head, sep, rest = text.partition(":")
+    where = ""
+    if key == "mobilisation":
+        rest, dash, place = rest.rpartition(" - ")
+        where = f" - {place}" if dash else ""
+    try:
+        refs = [UnitRef.parse(x.strip()).format(lang) for x in rest.split(",") if x.strip()]
+        if key == "order_of_battle":
+            head = UnitRef.parse(head.strip()).format(lang)
+    except StrategiaError:
+        return text
+    return f"{head}{sep} {', '.join(refs)}{where}" if sep else text
 
 
 def book_html(runs: Sequence[CaseRun], lang: Lang = "ru") -> str:

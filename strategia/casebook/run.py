@@ -5,6 +5,7 @@ changes against the book's own rules.
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -80,12 +81,18 @@ class CaseRun:
 
 
 def load_book(folder: Path = BOOK, rule: str | None = None) -> list[Case]:
-    """Every case of the book, in order of its file names; only those of `rule` if given (a
-    rule id or its start: "9.7" takes 9.7, 9.7a, 9.7b...)."""
-    cases = [load_case(p) for p in sorted(Path(folder).glob("*.toml"))]
+    """Every case of the book, in the order of its file names read as numbers (4.2-1 before
+    4.10-1); only those of `rule` if given (a rule id or its start: "9.7" takes 9.7, 9.7a,
+    9.7b...)."""
+    cases = [load_case(p) for p in sorted(Path(folder).glob("*.toml"), key=_numbered)]
     if rule:
         cases = [c for c in cases if any(_under(r, rule) for r in c.rules)]
     return cases
+
+
+def _numbered(path: Path) -> list[tuple[int, str]]:
+    """A file name's sorting key: its numbers as numbers, the rest as text."""
+    return [(int(x), "") if x.isdigit() else (-1, x) for x in re.split(r"(\d+)", path.name)]
 
 
 def _under(rule: str, wanted: str) -> bool:
@@ -105,7 +112,13 @@ def run_case(case: Case, house: Sequence[Path] = ()) -> CaseRun:
             houses.insert(0, str(own))
         try:
             with collector_paused():
-                g = Game.new(case.scenario, Path(tmp) / "case.game", seed=case.seed, house=houses)
+                g = Game.new(
+                    case.scenario,
+                    Path(tmp) / "case.game",
+                    seed=case.seed,
+                    house=houses,
+                    clock=case.clock or None,
+                )
         except StrategiaError as e:
             return CaseRun(case, error=_text(e), house=tuple(map(str, house)))
         start = g.state
