@@ -20,6 +20,12 @@ from strategia.theatre.terrain import RELIEF_TERRAIN_KEY, Relief
 def no_way(state: GameState, u: UnitState, target: Cell, rules: RuleSet) -> Cut:
     """Why no way leads to `target`: the first cell on the straight line there that the unit's
     type cannot enter, with the table 4 entry that forbids it (9.3: the mediator's record)."""
+    if state.enemy_at(target, state.side_of(u.ref)):  # entered only by a blow (9.8)
+        return cut(
+            "9.8",
+            f"{target} is held by the enemy: moved as near as it can (an attack is an order)",
+            f"{target} занята противником: продвинута как можно ближе (атака — отдельный приказ)",
+        )
     sp = speeds(u.division.kind, rules)
     ds = state.theatre
     col = u.division.kind.key if u.division.kind.key != "fortress" else "rifle"
@@ -44,8 +50,12 @@ def no_way(state: GameState, u: UnitState, target: Cell, rules: RuleSet) -> Cut:
                 f"нет пути для {u.ref} в {target}: река между {a} и {b} "
                 f"({entry.ru}); продвинута как можно ближе",
             )
-        if r == Relief.WATER or (sp.ground.get(r, 0.0) <= 0 and not (trail[i, j] or road[i, j])):
+        by_road = bool(road[i, j]) and sp.road > 0
+        by_trail = bool(trail[i, j]) and sp.trail.get(r, 0.0) > 0
+        if r == Relief.WATER or (sp.ground.get(r, 0.0) <= 0 and not (by_road or by_trail)):
             row = "water" if r == Relief.WATER else RELIEF_TERRAIN_KEY[r]
+            if trail[i, j] and not road[i, j] and f"trail_{row}" in _rows(rules):
+                row = f"trail_{row}"  # a trail this arm may not use (table 4: «тропы в горах»)
             entry = Text("water", "вода") if r == Relief.WATER else _entry(rules, row, col)
             return cut(
                 "table 4",
@@ -59,6 +69,10 @@ def no_way(state: GameState, u: UnitState, target: Cell, rules: RuleSet) -> Cut:
         f"no way for {u.ref} to {target}: moved as near as it can",
         f"нет пути для {u.ref} в {target}: продвинута как можно ближе",
     )
+
+
+def _rows(rules: RuleSet) -> set[str]:
+    return set(rules.entry("movement").rows)
 
 
 def _entry(rules: RuleSet, row: str, col: str) -> Text:
