@@ -68,9 +68,68 @@ def value(v: Any, lang: Lang) -> str:
     return "—" if v is None else str(v)
 
 
+OUTCOMES = {
+    "held": Text("the position held", "позиция удержана"),
+    "taken": Text("the position taken", "позиция взята"),
+    "beaten_off": Text("the attack beaten off", "атака отбита"),
+    "retreat": Text("the defender retreated", "обороняющийся отошел"),
+    "no_battle": Text("no battle", "боя нет"),
+    "strike": Text("an artillery strike", "артиллерийский удар"),
+}
+PHASES = {
+    "deployment": Text("deployment (no war yet)", "развертывание (войны еще нет)"),
+    "combat": Text("combat", "боевые действия"),
+    "peace": Text("peace talks", "мирные переговоры"),
+}
+CLOSED = {
+    "road-movement": Text("the road, to movement", "дорога для движения"),
+    "road-transfer": Text("the road, to transfers", "дорога для переброски"),
+    "bridge": Text("the bridge", "мост"),
+}
+
+
+def _word(name: str, v: str, lang: Lang) -> str:
+    """A key the program records (a battle's outcome, a formation, a side...) in words."""
+    from strategia.core.geometry import Direction
+    from strategia.engine.state import BUSY
+    from strategia.rules.kinds import Formation
+
+    table = {"battle": OUTCOMES, "busy": BUSY, "what": CLOSED, "phase": PHASES}.get(name)
+    if table is not None and v in table:
+        return table[v](lang)
+    kind = {"formation": Formation, "facing": Direction}.get(name)
+    member = kind.find(v) if kind is not None else None
+    if member is not None:
+        return member.label(lang)
+    if name == "side":
+        return side_name(v, lang)
+    return v
+
+
+UNIT_FIELDS = ("after", "pursuit", "supporters", "hit")  # keyed by, or listing, units
+
+
+def _unit_name(text: str, lang: Lang) -> str:
+    """A unit as the reader's language writes it (`5 т.д.` is `5 TD`); as written otherwise."""
+    from strategia.notation.refs import UnitRef
+
+    try:
+        return UnitRef.parse(text).format(lang)
+    except StrategiaError:
+        return text
+
+
 def _shown(name: str, v: Any, lang: Lang) -> str:
     if name in ("told", "outcome", "at_notation") and isinstance(v, str):
         return notation(v, lang, placement=True)
+    if name in UNIT_FIELDS and isinstance(v, dict):
+        v = {_unit_name(str(k), lang): x for k, x in v.items()}
+    elif name in UNIT_FIELDS and isinstance(v, list):
+        v = [_unit_name(str(x), lang) for x in v]
+    elif isinstance(v, str):
+        return _word(name, v, lang)
+    elif isinstance(v, list) and all(isinstance(x, str) for x in v) and v:
+        return ", ".join(_word(name, x, lang) for x in v)
     return value(v, lang)
 
 
