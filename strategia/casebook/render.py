@@ -25,7 +25,7 @@ CHAPTERS = {
     "6": Text("6. Forces by level, mobilisation", "6. Силы по уровням, мобилизация"),
     "8": Text("8. Information and reconnaissance", "8. Информация и разведка"),
     "9": Text("9. Combat", "9. Боевые действия"),
-    "table": Text("Tables (002)", "Таблицы (002)"),
+    "table": Text("Tables (000, 002)", "Таблицы (000, 002)"),
     "003": Text("Seed 003: the tactical rules", "Сид 003: тактические правила"),
 }
 WORDS = {
