@@ -216,4 +216,5 @@ def test_the_book_writes_the_program_s_keys_in_words() -> None:
     g = Expect("game", True, (("phase", "deployment"),))
     assert expectation(g, "ru") == ["игра: фаза развертывание (войны еще нет)"]
     c = Expect("closed", "4,2", (("what", ["road-movement"]),))
-    assert expectation(c, "en") == ["closed at 4,2: closed the road, to movement"]
+    assert expectation(c, "ru") == ["закрыто в 4,2: закрыто движение по дороге"]
+    assert expectation(c, "en") == ["closed at 4,2: closed movement by road"]

@@ -82,9 +82,9 @@ PHASES = {
     "peace": Text("peace talks", "мирные переговоры"),
 }
 CLOSED = {
-    "road-movement": Text("the road, to movement", "дорога для движения"),
-    "road-transfer": Text("the road, to transfers", "дорога для переброски"),
-    "bridge": Text("the bridge", "мост"),
+    "road-movement": Text("movement by road", "движение по дороге"),
+    "road-transfer": Text("transfers by road", "переброска по дороге"),
+    "bridge": Text("movement over the bridge", "движение по мосту"),
 }
 
 
