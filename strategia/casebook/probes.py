@@ -88,10 +88,9 @@ def _battle(r: Result, key: str) -> Any:
 
 
 def _after(r: Result) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for f in r.battle.units if r.battle else ():
-        out[f.unit] = round(out.get(f.unit, 0.0) + f.strength_after, 4)
-    return out
+    """Each unit's strength after the battle; a division fighting in two echelons (9.8c) is
+    listed once, its whole strength (each part's record carries the whole division's)."""
+    return {f.unit: round(f.strength_after, 4) for f in (r.battle.units if r.battle else ())}
 
 
 def _explained(r: Result) -> dict[str, Any]:
@@ -140,10 +139,18 @@ def _warned(g: Game) -> list[str]:
     )
 
 
+def _wars(g: Game) -> list[str]:
+    """The pairs of states at war (9.1), by their names: «Красные — Синие»."""
+    names = {st.code: st.name for st in g.state.scenario.states}
+    pairs = {" — ".join(sorted((names[a], names[b]))) for a, b in g.state.wars}
+    return sorted(pairs)
+
+
 GAME: dict[str, tuple[Text, Callable[[Game], Any]]] = {
     "turn": (Text("turn", "ход"), lambda g: g.state.turn),
     "side": (Text("to move", "ходят"), lambda g: g.side),
     "at_war": (Text("at war", "идет война"), lambda g: bool(g.state.at_war)),
+    "wars": (Text("at war with each other", "воюют между собой"), lambda g: _wars(g)),
     "phase": (Text("phase", "фаза"), lambda g: g.phase),
     "clock": (Text("minutes for the move", "минут на ход"), lambda g: _clock(g)[0]),
     "clock_rule": (Text("the move's time by rule", "время хода по правилу"),

@@ -29,7 +29,7 @@ CHAPTERS = {
     "6": Text("6. Forces by level, mobilisation", "6. Силы по уровням, мобилизация"),
     "8": Text("8. Information and reconnaissance", "8. Информация и разведка"),
     "9": Text("9. Combat", "9. Боевые действия"),
-    "table": Text("Tables (numbered as in 000)", "Таблицы (нумерация правил 000)"),
+    "table": Text("Tables (numbered as in 000)", "Таблицы (по нумерации правил 000)"),
     "003": Text("Seed 003: the tactical rules", "Сид 003: тактические правила"),
 }
 WORDS = {
@@ -72,6 +72,39 @@ def value(v: Any, lang: Lang) -> str:
     return "—" if v is None or v == "" else str(v)
 
 
+OUTCOMES = {
+    "held": Text("the position held", "позиция удержана"),
+    "taken": Text("the position taken", "позиция взята"),
+    "beaten_off": Text("the attack beaten off", "атака отбита"),
+    "retreat": Text("the defender retreated", "обороняющийся отошел"),
+    "no_battle": Text("no battle", "боя нет"),
+    "strike": Text("an artillery strike", "артиллерийский удар"),
+}
+PHASES = {
+    "deployment": Text("deployment (no war yet)", "развертывание (войны еще нет)"),
+    "combat": Text("combat", "боевые действия"),
+    "peace": Text("peace talks", "мирные переговоры"),
+}
+CLOSED = {
+    "road-movement": Text("movement by road", "движение по дороге"),
+    "road-transfer": Text("transfers by road", "переброска по дороге"),
+    "bridge": Text("movement over the bridge", "движение по мосту"),
+}
+
+
+def _word(name: str, v: str, lang: Lang) -> str:
+    """A key the program records (a battle's outcome, a closure, the phase, a formation) in
+    words."""
+    from strategia.rules.kinds import Formation
+
+    table = {"battle": OUTCOMES, "what": CLOSED, "phase": PHASES}.get(name)
+    if table is not None and v in table:
+        return table[v](lang)
+    if name == "formation" and (f := Formation.find(v)) is not None:
+        return f.label(lang)
+    return v
+
+
 UNIT_VALUES = ("seen", "first_echelon", "second_echelon", "warned", "hit", "supporters")
 UNIT_KEYS = ("strips", "corps_count", "army_divisions", "after", "pursuit")
 
@@ -85,6 +118,10 @@ def _shown(name: str, v: Any, lang: Lang) -> str:
         return value({rule_label(str(k), lang): x for k, x in v.items()}, lang)
     if name in ("cut_reason", "refused") and isinstance(v, str):
         return f"«{v}»" + (" (in Russian)" if lang != "ru" else "")
+    if name in ("battle", "what", "phase", "formation") and isinstance(v, str):
+        return _word(name, v, lang)
+    if name == "what" and isinstance(v, list):
+        return ", ".join(_word(name, str(x), lang) for x in v) or "—"
     if name == "side" and isinstance(v, str):
         return side_name(v, lang)
     if name == "score" and isinstance(v, dict):
