@@ -56,8 +56,7 @@ def battle(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, 
         a_echelons = _attackers(state, order, rules, cuts)
         attackers = [m.unit for e in a_echelons for m in e]
         defence = order.defence or Defence((tuple(u.ref for u in enemy),))
-        state = attacked(state, first.unit.owner, enemy[0].owner)
-        if not attackers:
+        if not attackers:  # no blow struck: nobody attacked, no war begins (9.1)
             ex.step(
                 Text("no division can strike: nothing happens", "некому наносить удар: боя нет"),
                 kind="note",
@@ -65,6 +64,7 @@ def battle(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, 
             )
             rec = BattleRecord(str(target), side, them, "no_battle")
             return state, _result(order, Text("no battle", "боя нет"), ex.freeze(), cuts, rec)
+        state = attacked(state, first.unit.owner, enemy[0].owner)
         if defence.retreat:
             moved = retreat(state, enemy, attackers, rules, ex, cuts)
             if moved is not None:

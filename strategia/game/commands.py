@@ -62,6 +62,8 @@ class Commands(History):
     def _side_of_order(self, order: Order) -> str:
         if order.unit in self.state.units:
             return self.state.side_of(order.unit)
+        if order.unit.regiment is not None and order.unit.division in self.state.units:
+            return self.state.side_of(order.unit.division)  # a regiment of a division (9.8c)
         members = [u for u in self.state.units.values() if u.corps == order.unit]
         if members:
             return self.state.side_of(members[0].ref)

@@ -114,8 +114,8 @@ def assign_roles(tokens: tuple[tuple[Role, bool], ...], n: int) -> list[Role]:
     before = [r for r, _ in tokens[:star]]
     after = [r for r, _ in tokens[star + 1 :]]
     fill = n - len(before) - len(after)
-    if fill < 0:  # fewer regiments than the pattern names: the nearest ones keep their roles
-        return (before + after)[:n]
+    if fill <= 0:  # no more regiments than the pattern names: the nearest keep their roles
+        return (before + [tokens[star][0]] + after)[:n]  # (a lone regiment is the nearest)
     return before + [tokens[star][0]] * fill + after
 
 
