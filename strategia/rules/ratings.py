@@ -115,7 +115,7 @@ def assign_roles(tokens: tuple[tuple[Role, bool], ...], n: int) -> list[Role]:
     after = [r for r, _ in tokens[star + 1 :]]
     fill = n - len(before) - len(after)
     if fill <= 0:  # no more regiments than the pattern names: the nearest keep their roles
-        return (before + [tokens[star][0]] + after)[:n]  # (a lone regiment is the nearest)
+        return [*before, tokens[star][0], *after][:n]  # (a lone regiment is the nearest)
     return before + [tokens[star][0]] * fill + after
 
 
