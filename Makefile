@@ -11,7 +11,7 @@ LESSONS := $(filter-out notebooks/console.ipynb notebooks/team.ipynb,$(wildcard 
 LESSON_ENV := STRATEGIA_LANG=ru MPLBACKEND=Agg PYTHONHASHSEED=0
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 
-.PHONY: setup console console-app lessons lessons-outputs screenshots test lint typecheck unit bench clean
+.PHONY: setup console console-app lessons lessons-outputs screenshots casebook test lint typecheck unit bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ lessons-outputs: $(STAMP)
 
 screenshots: $(STAMP)
 	$(BIN)/python tools/lessons.py screenshots
+
+# the case book to print, in both languages (docs/casebook-ru.html, docs/casebook-en.html)
+casebook: $(STAMP)
+	$(BIN)/strategia cases --lang ru --book docs/casebook-ru.html > /dev/null
+	$(BIN)/strategia cases --lang en --book docs/casebook-en.html > /dev/null
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
