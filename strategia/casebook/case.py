@@ -23,6 +23,10 @@ Red and Blue are assumed where it names none) with three more tables:
     unit = "1 т.д."
     at = "4,1"
 
+A case of seed 003's tactical rules says `kind = "tactical"`: its position is a skirmish (the
+skirmish format, `strategia.tactical.skirmish`) and its steps and expectations are the tactical
+game's (`strategia.casebook.tactical`).
+
 Every problem of a case file is reported at once, with its place (`CaseError`).
 """
 
@@ -34,8 +38,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from strategia.casebook import tactical
 from strategia.core.errors import Problem, StrategiaError
 from strategia.core.i18n import Text
+from strategia.tactical.skirmish import Skirmish
 from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import parse_scenario
 
@@ -45,11 +51,12 @@ DEFAULT_STATES = [
     {"code": "B", "name": "Синие", "side": "blue"},
 ]
 STEP_KINDS = ("order", "end_turn", "ask", "intervene", "undo")
-SUBJECTS = ("unit", "result", "game", "closed")
+SUBJECTS = ("unit", "result", "game", "closed", "view")
+KINDS = ("game", "tactical")  # a case of the operational game, or of seed 003's tactical rules
 _CASE_KEYS: dict[str, type | tuple[type, ...]] = {
     "id": str, "rules": list, "title": str, "title_en": str, "source": str, "quote": str,
     "example": bool, "reading": str, "reading_en": str, "silent": str, "silent_en": str,
-    "note": str, "note_en": str, "seed": int, "house": str,
+    "note": str, "note_en": str, "seed": int, "house": str, "kind": str,
 }  # fmt: skip
 _REQUIRED = ("id", "rules", "title", "title_en", "source", "quote")
 
@@ -103,7 +110,7 @@ class Case:
     title: Text
     source: str
     quote: str
-    scenario: Scenario
+    scenario: Scenario | None  # None for a tactical case, which has a `skirmish`
     steps: tuple[Step, ...]
     expects: tuple[Expect, ...]
     path: Path
@@ -114,14 +121,21 @@ class Case:
     seed: int = 1
     house: str = ""  # house rules the case itself plays under (a case of a house rule)
     meta: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    kind: str = "game"
+    skirmish: Skirmish | None = None
 
     @property
     def rule(self) -> str:
         return self.rules[0]
 
     @property
+    def is_tactical(self) -> bool:
+        return self.kind == "tactical"
+
+    @property
     def level(self) -> int:
-        return self.scenario.settings.level
+        """The level the case is played at (0.2); 0 for a tactical case (seed 003 has none)."""
+        return self.scenario.settings.level if self.scenario is not None else 0
 
     @property
     def chapter(self) -> str:
@@ -153,16 +167,26 @@ def load_case(path: str | Path) -> Case:
         elif not isinstance(meta[key], _CASE_KEYS[key]):
             problems.append(Problem(f"{path}: case.{key}", f"expected {_CASE_KEYS[key]}"))
     problems += [Problem(f"{path}: case.{k}", "missing") for k in _REQUIRED if not meta.get(k)]
-    steps = _steps(path, data.get("step", []), problems)
-    expects = _expects(path, data.get("expect", []), len(steps), problems)
-    defaults = {} if "state" in data else {"state": DEFAULT_STATES}
+    kind = str(meta.get("kind", "game"))
+    if kind not in KINDS:
+        problems.append(Problem(f"{path}: case.kind", f"{kind!r}: expected one of {KINDS}"))
+    is_tactical = kind == "tactical"
+    kinds = tactical.STEP_KINDS if is_tactical else STEP_KINDS
+    subjects = tactical.SUBJECTS if is_tactical else SUBJECTS
+    steps = _steps(path, data.get("step", []), problems, kinds)
+    expects = _expects(path, data.get("expect", []), len(steps), problems, subjects)
+    sc: Scenario | None = None
+    skirmish: Skirmish | None = None
     try:
-        sc = parse_scenario(text, str(path), path.parent, others=CASE_TABLES, defaults=defaults)
+        if is_tactical:
+            skirmish = tactical.skirmish_of(text, path)
+        else:
+            defaults = {} if "state" in data else {"state": DEFAULT_STATES}
+            sc = parse_scenario(text, str(path), path.parent, others=CASE_TABLES, defaults=defaults)
     except StrategiaError as e:
         found = getattr(e, "problems", None)
         problems += list(found) if found else [Problem(str(path), str(e))]
-        sc = None
-    if problems or sc is None:
+    if problems or (sc is None and skirmish is None):
         raise CaseError(path, problems)
     return Case(
         id=meta["id"],
@@ -181,6 +205,8 @@ def load_case(path: str | Path) -> Case:
         seed=int(meta.get("seed", 1)),
         house=str(meta.get("house", "")),
         meta=meta,
+        kind=kind,
+        skirmish=skirmish,
     )
 
 
@@ -189,13 +215,15 @@ def _text(meta: dict[str, Any], key: str) -> Text | None:
     return Text(en or ru, ru or en) if ru or en else None
 
 
-def _steps(path: Path, raw: Any, problems: list[Problem]) -> tuple[Step, ...]:
+def _steps(
+    path: Path, raw: Any, problems: list[Problem], known: tuple[str, ...] = STEP_KINDS
+) -> tuple[Step, ...]:
     out = []
     for n, s in enumerate(raw if isinstance(raw, list) else [], 1):
         where = f"{path}: step {n}"
-        kinds = [k for k in STEP_KINDS if k in s] if isinstance(s, dict) else []
+        kinds = [k for k in known if k in s] if isinstance(s, dict) else []
         if len(kinds) != 1:
-            problems.append(Problem(where, f"expected one of {', '.join(STEP_KINDS)}"))
+            problems.append(Problem(where, f"expected one of {', '.join(known)}"))
             continue
         kind = kinds[0]
         value = s[kind]
@@ -207,16 +235,22 @@ def _steps(path: Path, raw: Any, problems: list[Problem]) -> tuple[Step, ...]:
     return tuple(out)
 
 
-def _expects(path: Path, raw: Any, steps: int, problems: list[Problem]) -> tuple[Expect, ...]:
+def _expects(
+    path: Path,
+    raw: Any,
+    steps: int,
+    problems: list[Problem],
+    known: tuple[str, ...] = SUBJECTS,
+) -> tuple[Expect, ...]:
     out = []
     if not isinstance(raw, list) or not raw:
         problems.append(Problem(f"{path}: expect", "a case expects something: [[expect]]"))
         return ()
     for n, e in enumerate(raw, 1):
         where = f"{path}: expect {n}"
-        subjects = [k for k in SUBJECTS if k in e] if isinstance(e, dict) else []
+        subjects = [k for k in known if k in e] if isinstance(e, dict) else []
         if len(subjects) != 1:
-            problems.append(Problem(where, f"expected one subject: {', '.join(SUBJECTS)}"))
+            problems.append(Problem(where, f"expected one subject: {', '.join(known)}"))
             continue
         subject = subjects[0]
         of = e[subject]

@@ -1,6 +1,8 @@
 """What a case may expect, and how each is read off the game after its steps: a unit (where it
-stands, its strength...), a step's result (what the player was told, what 9.3 cut, the battle's
-numbers, a step of its explanation), the game (turn, war), a closed road or bridge.
+stands, its strength...), a step's result (what the player was told, what each side was told,
+what 9.3 cut, the battle's numbers, a step of its explanation, a question's answer and price),
+the game (turn, war), a closed road or bridge, what a side sees of the enemy (`view`: 6.2, 8.1,
+8.2) and its questions left (8.3).
 
 Each field is read as the mediator would check it, in the seed's terms: cells as `4,1`,
 strengths in divisions, texts in Russian. `compare` says whether an actual value is the one
@@ -18,8 +20,10 @@ from strategia.core.i18n import Text
 from strategia.engine.result import Result
 from strategia.engine.state import GameState, UnitState
 from strategia.game.accounts import told
+from strategia.game.channel import SideChannel
 from strategia.game.game import Game
-from strategia.notation.refs import UnitRef
+from strategia.game.views import SideView
+from strategia.notation.refs import Placement, UnitRef
 
 TOLERANCE = 0.005
 
@@ -114,6 +118,58 @@ RESULT: dict[str, tuple[Text, Callable[[Result], Any]]] = {
     "explained": (Text("steps of the explanation", "шаги объяснения"), _explained),
 }  # fmt: skip
 
+
+def _told_to(r: Result, game: Game) -> dict[str, str]:
+    """What each side of the game is told of the result ("": nothing), in Russian."""
+    sides = dict.fromkeys(s.side for s in game.state.scenario.states)
+    out = {}
+    for side in sides:
+        t = told(r, side)
+        out[side] = t.text.ru if t is not None else ""
+    return out
+
+
+# how an enemy division is known to a side: told in full in an open sector (8.2) or in
+# contact, as a covering force's position only (6.2, 8.1), or not at all ("")
+HOW = {"open": "открытый участок", "contact": "соприкосновение", "cover": "прикрытие"}
+
+
+def _seen(view: SideView, game: Game) -> dict[str, str]:
+    """Every enemy division on the map, and how the side knows of it."""
+    hostile = {s.code for s in game.state.scenario.states if s.side != view.side}
+    out: dict[str, str] = {}
+    for u in game.state.units.values():
+        if u.owner not in hostile:
+            continue
+        how = next((x.how for x in view.seen if x.unit == u.ref), None)
+        if how is None:  # a covering force is told by its position, not its name
+            how = next((x.how for x in view.seen if x.how == "cover" and x.cells == u.cells), "")
+        out[str(u.ref)] = HOW.get(how or "", "")
+    return out
+
+
+def _told_of(view: SideView) -> dict[str, str]:
+    """What the side is told of each enemy division it knows by name: where it stands, its
+    facing and formation (8.2: «построение и ориентация»), in the journal's notation."""
+    return {
+        str(x.unit): Placement(x.unit, x.cells, x.facing, x.formation).format("ru")
+        for x in view.seen
+        if x.unit is not None
+    }
+
+
+VIEW: dict[str, tuple[Text, Callable[[SideView, Game], Any]]] = {
+    "seen": (Text("knows of the enemy's divisions", "знает о дивизиях противника"), _seen),
+    "told_of": (Text("is told of them", "о них сообщено"), lambda v, g: _told_of(v)),
+    "regiments_of": (Text("is told their composition", "сообщен их состав"),
+                     lambda v, g: {str(x.unit): list(x.regiments) for x in v.seen if x.unit}),
+    "covering": (Text("covering forces told by position at", "прикрытие известно в клетках"),
+                 lambda v, g: sorted(" ".join(map(str, x.cells)) for x in v.seen
+                                     if x.how == "cover")),
+    "questions_left": (Text("questions left (8.3)", "осталось вопросов (8.3)"),
+                       lambda v, g: SideChannel(g, v.side).questions_left()),
+}  # fmt: skip
+
 GAME: dict[str, tuple[Text, Callable[[Game], Any]]] = {
     "turn": (Text("turn", "ход"), lambda g: g.state.turn),
     "side": (Text("to move", "ходят"), lambda g: g.side),
@@ -125,11 +181,21 @@ LABELS: dict[str, tuple[Text, Any]] = {
     **UNIT,
     **RESULT,
     **GAME,
+    **VIEW,
     "refused": (Text("refused", "отказано"), None),
     "answer": (Text("the answer", "ответ"), None),
     "cost": (Text("questions paid", "оплачено вопросов"), None),
+    "resources": (Text("resources paid (8.3, level 2)", "оплачено ресурсов (8.3, 2 уровень)"),
+                  None),
+    "told_to": (Text("each side is told", "сторонам сказано"), None),
     "what": (Text("closed", "закрыто"), None),
     "until": (Text("until turn", "до хода"), None),
+    "closed_for": (Text("closed, to the end of turn", "закрыто до конца хода"), None),
+}  # fmt: skip
+CLOSED = {  # what artillery closes (9.7c), as the book names it
+    "road-transfer": Text("the road to transfers", "дорога для переброски"),
+    "road-movement": Text("the road to movement", "дорога для движения"),
+    "bridge": Text("the bridge (pass) to all movement", "мост (перевал) для всякого движения"),
 }
 
 
@@ -140,12 +206,16 @@ def read(subject: str, of: Any, name: str, game: Game, done: list[Done], spec: A
         return UNIT[name][1](_unit(game.state, str(of)))
     if subject == "game":
         return GAME[name][1](game)
+    if subject == "view":
+        return VIEW[name][1](SideChannel(game, str(of)).view(), game)
     if subject == "closed":
         found = [c for c in game.state.closures if str(c.cell) == str(of)]
         if name == "what":
             return sorted(c.what for c in found)
         if name == "until":
             return max((c.until_turn for c in found), default=None)
+        if name == "closed_for":
+            return {c.what: c.until_turn for c in found}
         raise KeyError(name)
     d = done[int(of) - 1]
     if name == "refused":
@@ -155,12 +225,14 @@ def read(subject: str, of: Any, name: str, game: Game, done: list[Done], spec: A
     if name == "answer":
         a = (d.answer or {}).get("answer")
         return a.get("ru") if isinstance(a, dict) else a
-    if name == "cost":
-        return (d.answer or {}).get("cost")
+    if name in ("cost", "resources"):
+        return (d.answer or {}).get(name)
     results = d.results
     pick = int(dict(spec).get("of", len(results))) if results else 0
     if not results or not 1 <= pick <= len(results):
         return None
+    if name == "told_to":
+        return _told_to(results[pick - 1], game)
     return RESULT[name][1](results[pick - 1])
 
 
@@ -172,6 +244,8 @@ def compare(name: str, expected: Any, actual: Any) -> bool:
             return bool(rules) == expected
         wanted = [expected] if isinstance(expected, str) else list(expected)
         return sorted(wanted) == sorted(rules)
+    if name == "refused" and isinstance(expected, bool):
+        return (isinstance(actual, str)) is expected
     if name in ("refused", "cut_reason") and isinstance(expected, str):
         return isinstance(actual, str) and expected in actual
     return _same(expected, actual)
@@ -197,4 +271,4 @@ def _same(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
-__all__ = ["GAME", "LABELS", "RESULT", "UNIT", "Done", "compare", "read"]
+__all__ = ["CLOSED", "GAME", "HOW", "LABELS", "RESULT", "UNIT", "VIEW", "Done", "compare", "read"]

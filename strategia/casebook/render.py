@@ -7,9 +7,11 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
+from strategia.casebook import tactical
 from strategia.casebook.case import Case, Expect, Step
 from strategia.casebook.probes import LABELS
 from strategia.casebook.run import CaseRun
+from strategia.casebook.shown import translate
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
@@ -25,7 +27,7 @@ CHAPTERS = {
     "6": Text("6. Forces by level, mobilisation", "6. Силы по уровням, мобилизация"),
     "8": Text("8. Information and reconnaissance", "8. Информация и разведка"),
     "9": Text("9. Combat", "9. Боевые действия"),
-    "table": Text("Tables (002)", "Таблицы (002)"),
+    "table": Text("Tables (000, 002)", "Таблицы (000, 002)"),
     "003": Text("Seed 003: the tactical rules", "Сид 003: тактические правила"),
 }
 WORDS = {
@@ -68,7 +70,8 @@ def value(v: Any, lang: Lang) -> str:
     return "—" if v is None else str(v)
 
 
-def _shown(name: str, v: Any, lang: Lang) -> str:
+def _shown(name: str, v: Any, lang: Lang, subject: str = "") -> str:
+    v = translate(name, v, lang, subject)
     if name in ("told", "outcome", "at_notation") and isinstance(v, str):
         return notation(v, lang, placement=True)
     return value(v, lang)
@@ -86,6 +89,10 @@ def subject(e: Expect, lang: Lang) -> str:
         return f"{'шаг' if lang == 'ru' else 'step'} {e.of}"
     if e.subject == "closed":
         return f"{'закрыто в' if lang == 'ru' else 'closed at'} {e.of}"
+    if e.subject == "view":
+        return side_name(str(e.of), lang, capital=True)
+    if e.subject == "troop":
+        return str(e.of)
     return "игра" if lang == "ru" else "the game"
 
 
@@ -95,11 +102,12 @@ def expectation(e: Expect, lang: Lang, actual: dict[str, Any] | None = None) -> 
     for name, want in e.fields:
         if name == "of":
             continue
-        label = LABELS[name][0](lang) if name in LABELS else name
-        line = f"{subject(e, lang)}: {label} {_shown(name, want, lang)}"
+        labels = tactical.LABELS if e.subject == "troop" else {k: v[0] for k, v in LABELS.items()}
+        label = labels[name](lang) if name in labels else name
+        line = f"{subject(e, lang)}: {label} {_shown(name, want, lang, e.subject)}"
         if actual is not None:
             found = actual.get(name)
-            line += f" — {WORDS['found'](lang)} {_shown(name, found, lang)}"
+            line += f" — {WORDS['found'](lang)} {_shown(name, found, lang, e.subject)}"
         out.append(line)
     return out
 
@@ -131,6 +139,8 @@ def _e(x: object) -> str:
 def step(s: Step, lang: Lang) -> str:
     """A step of a case as the book prints it."""
     who = f"{side_name(s.side, lang, capital=True)}: " if s.side else ""
+    if s.kind in tactical.STEP_KINDS:
+        return tactical.step_text(s, lang)
     if s.kind == "end_turn":
         return "конец хода" if lang == "ru" else "end of turn"
     if s.kind == "undo":
@@ -147,11 +157,13 @@ def case_html(r: CaseRun, lang: Lang) -> str:
     c: Case = r.case
     word = WORDS["passed" if r.passed else "failed"](lang)
     mark = f"<span class='{'ok' if r.passed else 'bad'}'>{word}</span>"
-    tags = [f"{WORDS['level'](lang)} {c.level}", _e(c.source)]
+    tags = [f"{WORDS['level'](lang)} {c.level}"] if c.level else []
+    tags.append(_e(c.source))
     if c.example:
         tags.append(WORDS["example"](lang))
     parts = [
-        f"<div class='case' id='case-{_e(c.id)}'><h3>{_e(c.id)}. {_e(c.title(lang))} {mark}</h3>",
+        f"<div class='case' id='case-{_e(c.id)}'><h3><code>{_e(c.id)}</code>. "
+        f"{_e(c.title(lang))} {mark}</h3>",
         f"<div class='meta'>{' · '.join(tags)}</div>",
         f"<div class='quote'>«{_e(c.quote)}»</div>",
     ]
@@ -227,6 +239,8 @@ def position(c: Case, lang: Lang = "ru") -> str:
     notation of its file, headed in the reader's language."""
     import tomllib
 
+    if c.is_tactical:
+        return tactical.position(c, lang)
     data = tomllib.loads(c.path.read_text(encoding="utf-8"))
     names: dict[str, str] = {}
     for st in data.get("state", []):

@@ -1,6 +1,7 @@
-"""Running the case book: each case played through the same `Game` any game is played through,
-its expectations read off the game after its steps (`probes`), and, under house rules, what
-changes against the book's own rules.
+"""Running the case book: each case played through the same `Game` any game is played through
+(a case of seed 003 through the same `TacticalGame`, `tactical`), its expectations read off the
+game after its steps (`probes`), and, under house rules, what changes against the book's own
+rules.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from strategia.casebook import tactical
 from strategia.casebook.case import Case, Expect, Step, load_case
 from strategia.casebook.probes import Done, compare, read
 from strategia.core.collector import collector_paused
@@ -49,7 +51,7 @@ class CaseRun:
     error: Text | None = None
     house: tuple[str, ...] = ()
     changed: bool | None = None
-    done: list[Done] = field(default_factory=list, compare=False, repr=False)
+    done: list[Any] = field(default_factory=list, compare=False, repr=False)
     start: GameState | None = field(default=None, compare=False, repr=False)
     end: GameState | None = field(default=None, compare=False, repr=False)
 
@@ -66,7 +68,8 @@ class CaseRun:
             "title": c.title.to_json(),
             "quote": c.quote,
             "source": c.source,
-            "level": c.level,
+            "level": c.level or None,
+            "kind": c.kind,
             "example": c.example,
             "reading": c.reading.to_json() if c.reading else None,
             "passed": self.passed,
@@ -97,8 +100,13 @@ def _under(rule: str, wanted: str) -> bool:
 def run_case(case: Case, house: Sequence[Path] = ()) -> CaseRun:
     """Play `case` in a game of its own (under `house` rules, and its own if it has any) and
     check what it expects."""
+    if case.is_tactical:
+        done_t, checked, error = tactical.play(case, house)
+        checks_t = tuple(Check(e, actual, ok) for e, actual, ok in checked)
+        return CaseRun(case, checks_t, error, tuple(map(str, house)), done=list(done_t))
+    assert case.scenario is not None
     with tempfile.TemporaryDirectory(prefix="strategia-case-") as tmp:
-        houses = [str(h) for h in house]
+        houses = [str(h) for h in house if tactical.ruleset_of(h) != tactical.RULESET]
         if case.house:
             own = Path(tmp) / "case-house.toml"
             own.write_text(case.house, encoding="utf-8")
