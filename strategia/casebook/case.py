@@ -17,7 +17,8 @@ Red and Blue are assumed where it names none) with three more tables:
     note_en = "..."
 
     [[step]]                           # in order: order, end_turn, ask, intervene, undo
-    order = "1 т.д. на 5,1"            # (a side may be named: side = "red")
+    order = "1 т.д. на 5,1"            # (a side may be named: side = "red"; end_turn = 18:
+                                       # eighteen ends of turn in a row)
 
     [[expect]]                         # what must follow: a unit, a step's result, the game
     unit = "1 т.д."
@@ -38,10 +39,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from strategia.casebook import tactical
 from strategia.core.errors import Problem, StrategiaError
 from strategia.core.i18n import Text
-from strategia.tactical.skirmish import Skirmish
+from strategia.tactical.skirmish import Skirmish, parse_skirmish
 from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import parse_scenario
 
@@ -53,6 +53,8 @@ DEFAULT_STATES = [
 STEP_KINDS = ("order", "end_turn", "ask", "intervene", "undo")
 SUBJECTS = ("unit", "result", "game", "closed", "view")
 KINDS = ("game", "tactical")  # a case of the operational game, or of seed 003's tactical rules
+TACTICAL_STEPS = ("card", "act", "advance", "report")  # strategia.casebook.tactical
+TACTICAL_SUBJECTS = ("troop", "result", "game")
 _CASE_KEYS: dict[str, type | tuple[type, ...]] = {
     "id": str, "rules": list, "title": str, "title_en": str, "source": str, "quote": str,
     "example": bool, "reading": str, "reading_en": str, "silent": str, "silent_en": str,
@@ -171,15 +173,15 @@ def load_case(path: str | Path) -> Case:
     if kind not in KINDS:
         problems.append(Problem(f"{path}: case.kind", f"{kind!r}: expected one of {KINDS}"))
     is_tactical = kind == "tactical"
-    kinds = tactical.STEP_KINDS if is_tactical else STEP_KINDS
-    subjects = tactical.SUBJECTS if is_tactical else SUBJECTS
+    kinds = TACTICAL_STEPS if is_tactical else STEP_KINDS
+    subjects = TACTICAL_SUBJECTS if is_tactical else SUBJECTS
     steps = _steps(path, data.get("step", []), problems, kinds)
     expects = _expects(path, data.get("expect", []), len(steps), problems, subjects)
     sc: Scenario | None = None
     skirmish: Skirmish | None = None
     try:
         if is_tactical:
-            skirmish = tactical.skirmish_of(text, path)
+            skirmish = parse_skirmish(text, str(path))  # [case], [[step]]... are not its
         else:
             defaults = {} if "state" in data else {"state": DEFAULT_STATES}
             sc = parse_scenario(text, str(path), path.parent, others=CASE_TABLES, defaults=defaults)

@@ -11,7 +11,7 @@ from strategia.casebook import tactical
 from strategia.casebook.case import Case, Expect, Step
 from strategia.casebook.probes import LABELS
 from strategia.casebook.run import CaseRun
-from strategia.casebook.shown import translate
+from strategia.casebook.shown import TEXTS, in_english, question, translate
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
@@ -96,13 +96,26 @@ def subject(e: Expect, lang: Lang) -> str:
     return "игра" if lang == "ru" else "the game"
 
 
-def expectation(e: Expect, lang: Lang, actual: dict[str, Any] | None = None) -> list[str]:
-    """The expectation in words, a line a field; with `actual`, what was found beside it."""
+def expectation(
+    e: Expect,
+    lang: Lang,
+    actual: dict[str, Any] | None = None,
+    shown: dict[str, Any] | None = None,
+    is_tactical: bool = False,
+) -> list[str]:
+    """The expectation in words, a line a field; with `actual`, what was found beside it;
+    `shown`: what to write instead of an expected value (the program's own words in `lang`)."""
     out = []
     for name, want in e.fields:
         if name == "of":
             continue
-        labels = tactical.LABELS if e.subject == "troop" else {k: v[0] for k, v in LABELS.items()}
+        if shown and name in shown:
+            want = shown[name]
+        labels = (
+            tactical.LABELS
+            if e.subject == "troop" or (is_tactical and name in tactical.LABELS)
+            else {k: v[0] for k, v in LABELS.items()}
+        )
         label = labels[name](lang) if name in labels else name
         line = f"{subject(e, lang)}: {label} {_shown(name, want, lang, e.subject)}"
         if actual is not None:
@@ -116,17 +129,19 @@ def lines(runs: Sequence[CaseRun], lang: Lang = "en") -> str:
     """A line per case (pass or fail); under a failure, each expectation beside its finding;
     under house rules, whether the case changes."""
     out = []
+    width = max([10, *(len(x.case.id) for x in runs)])
     for r in runs:
         mark = WORDS["passed" if r.passed else "failed"](lang)
         house = ""
         if r.changed is not None:
             house = f"  [{WORDS['changed' if r.changed else 'same'](lang)}]"
-        out.append(f"{mark:<12} {r.case.id:<10} {r.case.title(lang)}{house}")
+        out.append(f"{mark:<12} {r.case.id:<{width}} {r.case.title(lang)}{house}")
         if r.error is not None:
             out.append(f"    {WORDS['error'](lang)}: {r.error(lang)}")
         for k in r.checks:
             if not k.passed or r.changed:
-                out += [f"    {x}" for x in expectation(k.expect, lang, dict(k.actual))]
+                shown = expectation(k.expect, lang, dict(k.actual), is_tactical=r.case.is_tactical)
+                out += [f"    {x}" for x in shown]
     ok = sum(r.passed for r in runs)
     out.append(WORDS["summary"](lang).format(n=len(runs), ok=ok))
     return "\n".join(out)
@@ -142,13 +157,14 @@ def step(s: Step, lang: Lang) -> str:
     if s.kind in tactical.STEP_KINDS:
         return tactical.step_text(s, lang)
     if s.kind == "end_turn":
-        return "конец хода" if lang == "ru" else "end of turn"
+        times = f" ({s.text} {'раз' if lang == 'ru' else 'times'})" if s.text.isdigit() else ""
+        return ("конец хода" if lang == "ru" else "end of turn") + times
     if s.kind == "undo":
         return "отмена" if lang == "ru" else "undo"
     if s.kind == "order":
         return who + notation(s.text, lang)
     if s.kind == "ask":
-        return f"{who}{'вопрос' if lang == 'ru' else 'question'}: {s.text}"
+        return f"{who}{'вопрос' if lang == 'ru' else 'question'}: {question(s.text, lang)}"
     return f"{'посредник' if lang == 'ru' else 'mediator'}: {s.text}"
 
 
@@ -176,7 +192,11 @@ def case_html(r: CaseRun, lang: Lang) -> str:
     parts.append(f"<p><b>{WORDS['orders'](lang)}</b></p><ol>{orders}</ol>")
     found = {id(k.expect): dict(k.actual) for k in r.checks if not k.passed}
     items = "".join(
-        f"<li>{_e(x)}</li>" for e in c.expects for x in expectation(e, lang, found.get(id(e)))
+        f"<li>{_e(x)}</li>"
+        for e in c.expects
+        for x in expectation(
+            e, lang, found.get(id(e)), _words(r, e, lang, id(e) in found), c.is_tactical
+        )
     )
     parts.append(f"<p><b>{WORDS['expect'](lang)}</b></p><ul>{items}</ul>")
     if c.note is not None:
@@ -184,6 +204,17 @@ def case_html(r: CaseRun, lang: Lang) -> str:
     if r.error is not None:
         parts.append(f"<p class='bad'>{WORDS['error'](lang)}: {_e(r.error(lang))}</p>")
     return "".join(parts) + "</div>"
+
+
+def _words(r: CaseRun, e: Expect, lang: Lang, failed: bool) -> dict[str, Any] | None:
+    """For the English book, the English words of what a step gave, where the case expects
+    (and found) the Russian ones."""
+    if lang == "ru" or failed or e.subject != "result" or not r.done:
+        return None
+    spec = dict(e.fields)
+    done = r.done[int(e.of) - 1]
+    words = {name: in_english(done, name, spec) for name in TEXTS if name in spec}
+    return {k: v for k, v in words.items() if v is not None}
 
 
 POSITION = {

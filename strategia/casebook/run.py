@@ -54,6 +54,7 @@ class CaseRun:
     done: list[Any] = field(default_factory=list, compare=False, repr=False)
     start: GameState | None = field(default=None, compare=False, repr=False)
     end: GameState | None = field(default=None, compare=False, repr=False)
+    played: tactical.Played | None = field(default=None, compare=False, repr=False)
 
     @property
     def passed(self) -> bool:
@@ -101,9 +102,9 @@ def run_case(case: Case, house: Sequence[Path] = ()) -> CaseRun:
     """Play `case` in a game of its own (under `house` rules, and its own if it has any) and
     check what it expects."""
     if case.is_tactical:
-        done_t, checked, error = tactical.play(case, house)
-        checks_t = tuple(Check(e, actual, ok) for e, actual, ok in checked)
-        return CaseRun(case, checks_t, error, tuple(map(str, house)), done=list(done_t))
+        p = tactical.play(case, house)
+        checks_t = tuple(Check(e, actual, ok) for e, actual, ok in p.checks)
+        return CaseRun(case, checks_t, p.error, tuple(map(str, house)), done=p.done, played=p)
     assert case.scenario is not None
     with tempfile.TemporaryDirectory(prefix="strategia-case-") as tmp:
         houses = [str(h) for h in house if tactical.ruleset_of(h) != tactical.RULESET]
@@ -136,7 +137,10 @@ def run_book(cases: Sequence[Case], house: Sequence[Path] = ()) -> list[CaseRun]
         changed = under.error != book.error or [k.actual for k in under.checks] != [
             k.actual for k in book.checks
         ]
-        runs.append(CaseRun(case, under.checks, under.error, under.house, changed, under.done))
+        runs.append(
+            CaseRun(case, under.checks, under.error, under.house, changed, under.done,
+                    under.start, under.end, under.played)
+        )  # fmt: skip
     return runs
 
 
@@ -146,8 +150,9 @@ def _play(g: Game, step: Step) -> Done:
         if step.kind == "order":
             r = g.order(step.text, step.side or None)
             return Done(results=(r,) if r is not None else ())
-        if step.kind == "end_turn":
-            return Done(results=tuple(g.end_turn()))
+        if step.kind == "end_turn":  # `end_turn = 18`: eighteen in a row
+            times = int(step.text) if step.text.isdigit() else 1
+            return Done(results=tuple(r for _ in range(times) for r in g.end_turn()))
         if step.kind == "ask":
             return Done(answer=g.ask(step.side, step.text, lie=step.option("lie")))
         if step.kind == "intervene":

@@ -28,8 +28,9 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from strategia.casebook.case import TACTICAL_STEPS, TACTICAL_SUBJECTS, Case, Expect, Step
 from strategia.casebook.probes import compare
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
@@ -40,22 +41,13 @@ from strategia.tactical.actions import format_actions, parse_actions
 from strategia.tactical.data import ruler, turns
 from strategia.tactical.game import TacticalGame
 from strategia.tactical.moving import is_moving
-from strategia.tactical.phases import Phase
-from strategia.tactical.skirmish import Skirmish, parse_skirmish
+from strategia.tactical.phases import Phase, ReportKind
+from strategia.tactical.skirmish import Table
 from strategia.tactical.units import Condition, Formation, Unit
 
-if TYPE_CHECKING:
-    from strategia.casebook.case import Case, Expect, Step
-
-STEP_KINDS = ("card", "act", "advance", "report")
-SUBJECTS = ("troop", "result", "game")
+STEP_KINDS = TACTICAL_STEPS
+SUBJECTS = TACTICAL_SUBJECTS
 RULESET = "tactical"
-
-
-def skirmish_of(text: str, path: Path) -> Skirmish:
-    """The skirmish a tactical case's file describes (its [case], [[step]] and [[expect]] tables
-    are not the skirmish's and are left to the case)."""
-    return parse_skirmish(text, str(path))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +65,12 @@ def _kind(key: Any, kind: type[Formation] | type[Condition], lang: Lang) -> str:
         return str(key)
 
 
+def _point(v: Any, lang: Lang) -> str:
+    if isinstance(v, list) and len(v) == 2:
+        return f"({num(float(v[0]), lang)}; {num(float(v[1]), lang)})"
+    return str(v)
+
+
 def _pending(u: Unit) -> str:
     return u.pending.target if u.pending is not None else ""
 
@@ -82,7 +80,7 @@ Reader = Callable[[Unit, RuleSet], Any]
 Shown = Callable[[Any, Lang], str] | None
 TROOP: dict[str, tuple[Text, Reader, Shown]] = {
     "at": (Text("stands at (cm)", "стоит в (см)"), lambda u, r: [round(u.x, 4), round(u.y, 4)],
-           None),
+           lambda v, lang: _point(v, lang)),
     "facing": (Text("faces (degrees)", "фронтом на (градусов)"), lambda u, r: round(u.facing, 4),
                None),
     "formation": (Text("formation", "строй"), lambda u, r: u.formation.key,
@@ -98,7 +96,7 @@ TROOP: dict[str, tuple[Text, Reader, Shown]] = {
     "spent": (Text("part of the turn spent", "затрачено хода"), lambda u, r: turns(u.spent),
               None),
     "figures": (Text("figures", "фигурок"), lambda u, r: u.figures, None),
-    "pending": (Text("formation change still under way", "перестроение еще идет в"),
+    "pending": (Text("still changing formation to", "еще перестраивается в"),
                 lambda u, r: _pending(u), lambda v, lang: _kind(v, Formation, lang) if v else "—"),
     "pending_left": (Text("turns of it left", "осталось хода"),
                      lambda u, r: turns(u.pending.left) if u.pending else 0, None),
@@ -189,12 +187,23 @@ def _read(g: TacticalGame, done: list[Done], e: Expect, name: str) -> Any:
     return RESULT[name][1](d.explanation)
 
 
-Checked = tuple["Expect", tuple[tuple[str, Any], ...], bool]
+Checked = tuple[Expect, tuple[tuple[str, Any], ...], bool]
 
 
-def play(case: Case, house: Sequence[Path] = ()) -> tuple[list[Done], list[Checked], Text | None]:
-    """Play a tactical case (under the house rules of the tactical rule set among `house`):
-    what each step gave, each expectation with the values found, or the error that stopped it."""
+@dataclass(frozen=True)
+class Played:
+    """A tactical case as it played: what each step gave, each expectation with the values
+    found, or the error that stopped it; the table before and after, and the rules."""
+
+    done: list[Done]
+    checks: list[Checked]
+    error: Text | None = None
+    tables: tuple[Table, Table] | None = None
+    rules: RuleSet | None = None
+
+
+def play(case: Case, house: Sequence[Path] = ()) -> Played:
+    """Play a tactical case (under the house rules of the tactical rule set among `house`)."""
     assert case.skirmish is not None
     with tempfile.TemporaryDirectory(prefix="strategia-case-") as tmp:
         houses: list[str | Path] = [h for h in house if ruleset_of(h) == RULESET]
@@ -205,10 +214,11 @@ def play(case: Case, house: Sequence[Path] = ()) -> tuple[list[Done], list[Check
         try:
             g = TacticalGame.new(case.skirmish, house=houses)
         except StrategiaError as e:
-            return [], [], Text(str(e), e.say("ru"))
+            return Played([], [], Text(str(e), e.say("ru")))
+        start = g.table
         done = [_play(g, s) for s in case.steps]
         checks = [_check(g, done, e) for e in case.expects]
-    return done, checks, None
+    return Played(done, checks, None, (start, g.table), g.rules)
 
 
 def _check(g: TacticalGame, done: list[Done], e: Expect) -> Checked:
@@ -257,8 +267,14 @@ def step_text(s: Step, lang: Lang) -> str:
     if s.kind == "act":
         return f"{s.text}: {actions(str(s.option('actions', '')))}"
     if s.kind == "report":
-        what = str(s.option("kind", ""))
-        return f"{'посредник' if ru else 'mediator'}: {s.text}, {what}"
+        try:
+            what = ReportKind.parse(str(s.option("kind", ""))).text(lang)
+        except StrategiaError:
+            what = str(s.option("kind", ""))
+        lost = int(s.option("casualties", 0))
+        figures = f", {'потери' if ru else 'casualties'} {lost} {'фиг.' if ru else 'fig.'}"
+        by = f", {'кем' if ru else 'by'}: {s.option('by')}" if s.option("by") else ""
+        return f"{'посредник' if ru else 'mediator'}: {s.text}, {what}{figures if lost else ''}{by}"
     to = s.option("to")
     if to is not None:
         phase = Phase.parse(str(to))
@@ -299,10 +315,10 @@ __all__ = [
     "SUBJECTS",
     "TROOP",
     "Done",
+    "Played",
     "play",
     "position",
     "ruleset_of",
     "shown",
-    "skirmish_of",
     "step_text",
 ]
