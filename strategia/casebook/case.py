@@ -17,13 +17,18 @@ Red and Blue are assumed where it names none) with three more tables:
     note_en = "..."
 
     [[step]]                           # in order: order, end_turn, ask, intervene, undo
-    order = "1 т.д. на 5,1"            # (a side may be named: side = "red")
+    order = "1 т.д. на 5,1"            # (a side may be named: side = "red"; end_turn = 18:
+                                       # eighteen ends of turn in a row)
 
     [[expect]]                         # what must follow: a unit, a step's result, the game,
     unit = "1 т.д."                    # a closed cell, or what a side is told (view = "blue")
     at = "4,1"
 
 `clock = true` in [case] plays the game with clocks at the level's times (1.9, 5.2).
+
+A case of seed 003's tactical rules says `kind = "tactical"`: its position is a skirmish (the
+skirmish format, `strategia.tactical.skirmish`) and its steps and expectations are the tactical
+game's (`strategia.casebook.tactical`).
 
 Every problem of a case file is reported at once, with its place (`CaseError`).
 """
@@ -38,6 +43,7 @@ from typing import Any
 
 from strategia.core.errors import Problem, StrategiaError
 from strategia.core.i18n import Text
+from strategia.tactical.skirmish import Skirmish, parse_skirmish
 from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import parse_scenario
 
@@ -48,10 +54,13 @@ DEFAULT_STATES = [
 ]
 STEP_KINDS = ("order", "end_turn", "ask", "intervene", "undo")
 SUBJECTS = ("unit", "result", "game", "closed", "view")
+KINDS = ("game", "tactical")  # a case of the operational game, or of seed 003's tactical rules
+TACTICAL_STEPS = ("card", "act", "advance", "report")  # strategia.casebook.tactical
+TACTICAL_SUBJECTS = ("troop", "result", "game")
 _CASE_KEYS: dict[str, type | tuple[type, ...]] = {
     "id": str, "rules": list, "title": str, "title_en": str, "source": str, "quote": str,
     "example": bool, "reading": str, "reading_en": str, "silent": str, "silent_en": str,
-    "note": str, "note_en": str, "seed": int, "house": str, "clock": bool,
+    "note": str, "note_en": str, "seed": int, "house": str, "clock": bool, "kind": str,
 }  # fmt: skip
 _REQUIRED = ("id", "rules", "title", "title_en", "source", "quote")
 
@@ -105,7 +114,7 @@ class Case:
     title: Text
     source: str
     quote: str
-    scenario: Scenario
+    scenario: Scenario | None  # None for a tactical case, which has a `skirmish`
     steps: tuple[Step, ...]
     expects: tuple[Expect, ...]
     path: Path
@@ -117,14 +126,21 @@ class Case:
     house: str = ""  # house rules the case itself plays under (a case of a house rule)
     clock: bool = False  # played with clocks (1.9), each move the level's time
     meta: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    kind: str = "game"
+    skirmish: Skirmish | None = None
 
     @property
     def rule(self) -> str:
         return self.rules[0]
 
     @property
+    def is_tactical(self) -> bool:
+        return self.kind == "tactical"
+
+    @property
     def level(self) -> int:
-        return self.scenario.settings.level
+        """The level the case is played at (0.2); 0 for a tactical case (seed 003 has none)."""
+        return self.scenario.settings.level if self.scenario is not None else 0
 
     @property
     def chapter(self) -> str:
@@ -156,16 +172,26 @@ def load_case(path: str | Path) -> Case:
         elif not isinstance(meta[key], _CASE_KEYS[key]):
             problems.append(Problem(f"{path}: case.{key}", f"expected {_CASE_KEYS[key]}"))
     problems += [Problem(f"{path}: case.{k}", "missing") for k in _REQUIRED if not meta.get(k)]
-    steps = _steps(path, data.get("step", []), problems)
-    expects = _expects(path, data.get("expect", []), len(steps), problems)
-    defaults = {} if "state" in data else {"state": DEFAULT_STATES}
+    kind = str(meta.get("kind", "game"))
+    if kind not in KINDS:
+        problems.append(Problem(f"{path}: case.kind", f"{kind!r}: expected one of {KINDS}"))
+    is_tactical = kind == "tactical"
+    kinds = TACTICAL_STEPS if is_tactical else STEP_KINDS
+    subjects = TACTICAL_SUBJECTS if is_tactical else SUBJECTS
+    steps = _steps(path, data.get("step", []), problems, kinds)
+    expects = _expects(path, data.get("expect", []), len(steps), problems, subjects)
+    sc: Scenario | None = None
+    skirmish: Skirmish | None = None
     try:
-        sc = parse_scenario(text, str(path), path.parent, others=CASE_TABLES, defaults=defaults)
+        if is_tactical:
+            skirmish = parse_skirmish(text, str(path))  # [case], [[step]]... are not its
+        else:
+            defaults = {} if "state" in data else {"state": DEFAULT_STATES}
+            sc = parse_scenario(text, str(path), path.parent, others=CASE_TABLES, defaults=defaults)
     except StrategiaError as e:
         found = getattr(e, "problems", None)
         problems += list(found) if found else [Problem(str(path), str(e))]
-        sc = None
-    if problems or sc is None:
+    if problems or (sc is None and skirmish is None):
         raise CaseError(path, problems)
     return Case(
         id=meta["id"],
@@ -185,6 +211,8 @@ def load_case(path: str | Path) -> Case:
         house=str(meta.get("house", "")),
         clock=bool(meta.get("clock", False)),
         meta=meta,
+        kind=kind,
+        skirmish=skirmish,
     )
 
 
@@ -193,13 +221,15 @@ def _text(meta: dict[str, Any], key: str) -> Text | None:
     return Text(en or ru, ru or en) if ru or en else None
 
 
-def _steps(path: Path, raw: Any, problems: list[Problem]) -> tuple[Step, ...]:
+def _steps(
+    path: Path, raw: Any, problems: list[Problem], known: tuple[str, ...] = STEP_KINDS
+) -> tuple[Step, ...]:
     out = []
     for n, s in enumerate(raw if isinstance(raw, list) else [], 1):
         where = f"{path}: step {n}"
-        kinds = [k for k in STEP_KINDS if k in s] if isinstance(s, dict) else []
+        kinds = [k for k in known if k in s] if isinstance(s, dict) else []
         if len(kinds) != 1:
-            problems.append(Problem(where, f"expected one of {', '.join(STEP_KINDS)}"))
+            problems.append(Problem(where, f"expected one of {', '.join(known)}"))
             continue
         kind = kinds[0]
         value = s[kind]
@@ -211,16 +241,22 @@ def _steps(path: Path, raw: Any, problems: list[Problem]) -> tuple[Step, ...]:
     return tuple(out)
 
 
-def _expects(path: Path, raw: Any, steps: int, problems: list[Problem]) -> tuple[Expect, ...]:
+def _expects(
+    path: Path,
+    raw: Any,
+    steps: int,
+    problems: list[Problem],
+    known: tuple[str, ...] = SUBJECTS,
+) -> tuple[Expect, ...]:
     out = []
     if not isinstance(raw, list) or not raw:
         problems.append(Problem(f"{path}: expect", "a case expects something: [[expect]]"))
         return ()
     for n, e in enumerate(raw, 1):
         where = f"{path}: expect {n}"
-        subjects = [k for k in SUBJECTS if k in e] if isinstance(e, dict) else []
+        subjects = [k for k in known if k in e] if isinstance(e, dict) else []
         if len(subjects) != 1:
-            problems.append(Problem(where, f"expected one subject: {', '.join(SUBJECTS)}"))
+            problems.append(Problem(where, f"expected one subject: {', '.join(known)}"))
             continue
         subject = subjects[0]
         of = e[subject]

@@ -1,7 +1,9 @@
 """What a case may expect, and how each is read off the game after its steps: a unit (where it
-stands, its strength...), a step's result (what the player was told, what 9.3 cut, the battle's
-numbers, a step of its explanation), the game (turn, war, clock, score), a closed road or
-bridge, and what a side is told of the enemy (`view`: covering forces, armies, 5.8, 6.2).
+stands, its strength...), a step's result (what the player was told, what each side was told,
+what 9.3 cut, the battle's numbers, a step of its explanation, a question's answer and price),
+the game (turn, war, clock, score), a closed road or bridge, what a side is told and sees of the
+enemy (`view`: covering forces, armies, open sectors: 5.8, 6.2, 8.1, 8.2) and its questions left
+(8.3).
 
 Each field is read as the mediator would check it, in the seed's terms: cells as `4,1`,
 strengths in divisions, texts in Russian. `compare` says whether an actual value is the one
@@ -20,9 +22,10 @@ from strategia.core.i18n import Text
 from strategia.engine.result import Result
 from strategia.engine.state import BUSY, GameState, UnitState
 from strategia.game.accounts import told
+from strategia.game.channel import SideChannel
 from strategia.game.game import Game
-from strategia.game.views import SideView, view_for
-from strategia.notation.refs import UnitRef
+from strategia.game.views import SideView
+from strategia.notation.refs import Placement, UnitRef
 from strategia.theatre.scenario import scenario_warnings
 
 TOLERANCE = 0.005
@@ -146,6 +149,57 @@ def _wars(g: Game) -> list[str]:
     return sorted(pairs)
 
 
+def _told_to(r: Result, game: Game) -> dict[str, str]:
+    """What each side of the game is told of the result ("": nothing), in Russian."""
+    sides = dict.fromkeys(s.side for s in game.state.scenario.states)
+    out = {}
+    for side in sides:
+        t = told(r, side)
+        out[side] = t.text.ru if t is not None else ""
+    return out
+
+
+# how an enemy division is known to a side: told in full in an open sector (8.2) or in
+# contact, as a covering force's position only (6.2, 8.1), or not at all ("")
+HOW = {"open": "открытый участок", "contact": "соприкосновение", "cover": "прикрытие"}
+
+
+def _known(view: SideView, game: Game) -> dict[str, str]:
+    """Every enemy division on the map, and how the side knows of it."""
+    hostile = {s.code for s in game.state.scenario.states if s.side != view.side}
+    out: dict[str, str] = {}
+    for u in game.state.units.values():
+        if u.owner not in hostile:
+            continue
+        how = next((x.how for x in view.seen if x.unit == u.ref), None)
+        if how is None:  # a covering force is told by its position, not its name
+            how = next((x.how for x in view.seen if x.how == "cover" and x.cells == u.cells), "")
+        out[str(u.ref)] = HOW.get(how or "", "")
+    return out
+
+
+def _told_of(view: SideView) -> dict[str, str]:
+    """What the side is told of each enemy division it knows by name: where it stands, its
+    facing and formation (8.2: «построение и ориентация»), in the journal's notation."""
+    return {
+        str(x.unit): Placement(x.unit, x.cells, x.facing, x.formation).format("ru")
+        for x in view.seen
+        if x.unit is not None
+    }
+
+
+_TOLD: dict[str, tuple[Text, Callable[[SideView, Game], Any]]] = {
+    "known": (Text("knows of the enemy's divisions", "знает о дивизиях противника"), _known),
+    "told_of": (Text("is told of them", "о них сообщено"), lambda v, g: _told_of(v)),
+    "regiments_of": (Text("is told their composition", "сообщен их состав"),
+                     lambda v, g: {str(x.unit): list(x.regiments) for x in v.seen if x.unit}),
+    "covering": (Text("covering forces told by position at", "прикрытие известно в клетках"),
+                 lambda v, g: [" ".join(map(str, x.cells)) for x in sorted(
+                     (x for x in v.seen if x.how == "cover"), key=lambda x: x.cells)]),
+    "questions_left": (Text("questions left (8.3)", "осталось вопросов (8.3)"),
+                       lambda v, g: SideChannel(g, v.side).questions_left()),
+}  # fmt: skip
+
 GAME: dict[str, tuple[Text, Callable[[Game], Any]]] = {
     "turn": (Text("turn", "ход"), lambda g: g.state.turn),
     "side": (Text("to move", "ходят"), lambda g: g.side),
@@ -169,20 +223,21 @@ def _seen(v: SideView, how: tuple[str, ...]) -> list[str]:
     return sorted(" ".join(map(_cell, s.cells)) for s in v.seen if s.how in how)
 
 
-VIEW: dict[str, tuple[Text, Callable[[SideView], Any]]] = {
+VIEW: dict[str, tuple[Text, Callable[[SideView, Game], Any]]] = {
+    **_TOLD,
     "cover": (Text("covering forces (positions only)", "войска прикрытия (только расположение)"),
-              lambda v: _seen(v, ("cover",))),
+              lambda v, g: _seen(v, ("cover",))),
     "seen": (Text("in full", "полностью"),
-             lambda v: sorted(str(s.unit) for s in v.seen if s.how != "cover" and s.unit)),
+             lambda v, g: sorted(str(s.unit) for s in v.seen if s.how != "cover" and s.unit)),
     "first_echelon": (Text("armies of the first echelon", "армии первого эшелона"),
-                      lambda v: sorted(str(a.army) for a in v.armies if a.echelon == "first")),
+                      lambda v, g: sorted(str(a.army) for a in v.armies if a.echelon == "first")),
     "second_echelon": (Text("other armies (numbers only)", "прочие армии (только номера)"),
-                       lambda v: sorted(str(a.army) for a in v.armies if a.echelon != "first")),
+                       lambda v, g: sorted(str(a.army) for a in v.armies if a.echelon != "first")),
     "strips": (Text("strips of deployment", "полосы развертывания"),
-               lambda v: {str(a.army): f"{a.strip[0]}-{a.strip[1]}"
+               lambda v, g: {str(a.army): f"{a.strip[0]}-{a.strip[1]}"
                           for a in v.armies if a.strip is not None}),
     "corps_count": (Text("the number of corps", "число корпусов"),
-                    lambda v: {str(a.army): a.corps for a in v.armies if a.corps is not None}),
+                    lambda v, g: {str(a.army): a.corps for a in v.armies if a.corps is not None}),
 }  # fmt: skip
 
 LABELS: dict[str, tuple[Text, Any]] = {
@@ -193,8 +248,17 @@ LABELS: dict[str, tuple[Text, Any]] = {
     "refused": (Text("refused", "отказано"), None),
     "answer": (Text("the answer", "ответ"), None),
     "cost": (Text("questions paid", "оплачено вопросов"), None),
+    "resources": (Text("resources paid (8.3, level 2)", "оплачено ресурсов (8.3, 2 уровень)"),
+                  None),
+    "told_to": (Text("each side is told", "сторонам сказано"), None),
     "what": (Text("closed", "закрыто"), None),
     "until": (Text("until turn", "до хода"), None),
+    "closed_for": (Text("what, and through which turn", "что и по какой ход включительно"), None),
+}  # fmt: skip
+CLOSED = {  # what artillery closes (9.7c), as the book names it
+    "road-transfer": Text("the road to transfers", "дорога для переброски"),
+    "road-movement": Text("the road to movement", "дорога для движения"),
+    "bridge": Text("the bridge (pass) to all movement", "мост (перевал) для всякого движения"),
 }
 
 
@@ -206,13 +270,15 @@ def read(subject: str, of: Any, name: str, game: Game, done: list[Done], spec: A
     if subject == "game":
         return GAME[name][1](game)
     if subject == "view":
-        return VIEW[name][1](view_for(game.state, str(of), game.rules))
+        return VIEW[name][1](SideChannel(game, str(of)).view(), game)
     if subject == "closed":
         found = [c for c in game.state.closures if c.cell == Cell.parse(str(of))]
         if name == "what":
             return sorted(c.what for c in found)
         if name == "until":
             return max((c.until_turn for c in found), default=None)
+        if name == "closed_for":
+            return {c.what: c.until_turn for c in found}
         raise KeyError(name)
     d = done[int(of) - 1]
     if name == "refused":
@@ -222,12 +288,14 @@ def read(subject: str, of: Any, name: str, game: Game, done: list[Done], spec: A
     if name == "answer":
         a = (d.answer or {}).get("answer")
         return a.get("ru") if isinstance(a, dict) else a
-    if name == "cost":
-        return (d.answer or {}).get("cost")
+    if name in ("cost", "resources"):
+        return (d.answer or {}).get(name)
     results = d.results
     pick = int(dict(spec).get("of", len(results))) if results else 0
     if not results or not 1 <= pick <= len(results):
         return None
+    if name == "told_to":
+        return _told_to(results[pick - 1], game)
     return RESULT[name][1](results[pick - 1])
 
 
@@ -239,13 +307,19 @@ def compare(name: str, expected: Any, actual: Any) -> bool:
             return bool(rules) == expected
         wanted = [expected] if isinstance(expected, str) else list(expected)
         return sorted(wanted) == sorted(rules)
-    if name in ("refused", "cut_reason") and isinstance(expected, str):
-        return isinstance(actual, str) and expected in actual
+    if name == "refused" and isinstance(expected, bool):
+        return (isinstance(actual, str)) is expected
+    if name in ("refused", "cut_reason") and isinstance(expected, str):  # a part of the text,
+        return isinstance(actual, str) and _words(expected) in _words(actual)  # spaces aside
     if name == "busy" and isinstance(expected, str) and expected in BUSY:
         expected = BUSY[expected].ru  # the engine's own word for it, as the Russian is
     if name == "composition" and isinstance(expected, list) and isinstance(actual, list):
         return sorted(map(str, expected)) == sorted(map(str, actual))  # the kinds, in any order
     return _same(expected, actual)
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())  # any run of spaces (a non-breaking one too) as one space
 
 
 def _same(expected: Any, actual: Any) -> bool:
@@ -264,8 +338,8 @@ def _same(expected: Any, actual: Any) -> bool:
             and all(_same(e, a) for e, a in zip(expected, actual, strict=True))
         )
     if isinstance(expected, str) and isinstance(actual, str):
-        return " ".join(expected.split()) == " ".join(actual.split())
+        return _words(expected) == _words(actual)
     return bool(expected == actual)
 
 
-__all__ = ["GAME", "LABELS", "RESULT", "UNIT", "VIEW", "Done", "compare", "read"]
+__all__ = ["CLOSED", "GAME", "HOW", "LABELS", "RESULT", "UNIT", "VIEW", "Done", "compare", "read"]

@@ -4,18 +4,20 @@ what was found), and a printable page grouped by chapter, in Russian or English.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from typing import Any
 
+from strategia.casebook import tactical
 from strategia.casebook.case import Case, Expect, Step
 from strategia.casebook.probes import LABELS
 from strategia.casebook.run import CaseRun
+from strategia.casebook.shown import TEXTS, in_english, question, translate, units_in
 from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Direction
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
 from strategia.engine.state import BUSY
-from strategia.explain.render import rule_label
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import RegimentKind, side_name
 
@@ -85,19 +87,13 @@ PHASES = {
     "combat": Text("combat", "боевые действия"),
     "peace": Text("peace talks", "мирные переговоры"),
 }
-CLOSED = {
-    "road-movement": Text("movement by road", "движение по дороге"),
-    "road-transfer": Text("transfers by road", "переброска по дороге"),
-    "bridge": Text("movement over the bridge", "движение по мосту"),
-}
 
 
 def _word(name: str, v: str, lang: Lang) -> str:
-    """A key the program records (a battle's outcome, a closure, the phase, a formation) in
-    words."""
+    """A key the program records (a battle's outcome, the phase, a formation) in words."""
     from strategia.rules.kinds import Formation
 
-    table = {"battle": OUTCOMES, "what": CLOSED, "phase": PHASES}.get(name)
+    table = {"battle": OUTCOMES, "phase": PHASES}.get(name)
     if table is not None and v in table:
         return table[v](lang)
     if name == "formation" and (f := Formation.find(v)) is not None:
@@ -109,21 +105,17 @@ UNIT_VALUES = ("seen", "first_echelon", "second_echelon", "warned", "hit", "supp
 UNIT_KEYS = ("strips", "corps_count", "army_divisions", "after", "pursuit")
 
 
-def _shown(name: str, v: Any, lang: Lang) -> str:
+def _shown(name: str, v: Any, lang: Lang, subject: str = "") -> str:
+    """A value as the book prints it, in the reader's words (`shown.translate`)."""
     if name in ("told", "outcome", "at_notation") and isinstance(v, str):
         return f"«{notation(v, lang, placement=True)}»"
-    if name in ("cut", "clock_rule") and isinstance(v, str | list):
-        return value([rule_label(str(r), lang) for r in ([v] if isinstance(v, str) else v)], lang)
-    if name == "explained" and isinstance(v, dict):
-        return value({rule_label(str(k), lang): x for k, x in v.items()}, lang)
     if name in ("cut_reason", "refused") and isinstance(v, str):
-        return f"«{v}»" + (" (in Russian)" if lang != "ru" else "")
-    if name in ("battle", "what", "phase", "formation") and isinstance(v, str):
+        v = units_in(v, lang)
+        russian = lang != "ru" and re.search("[а-яё]{3,}", v.lower()) is not None
+        return f"«{v}»" + (" (in Russian)" if russian else "")
+    v = translate(name, v, lang, subject)
+    if name in ("battle", "phase") and isinstance(v, str):
         return _word(name, v, lang)
-    if name == "what" and isinstance(v, list):
-        return ", ".join(_word(name, str(x), lang) for x in v) or "—"
-    if name == "side" and isinstance(v, str):
-        return side_name(v, lang)
     if name == "score" and isinstance(v, dict):
         return value({side_name(k, lang, capital=True): x for k, x in v.items()}, lang)
     if lang != "ru":
@@ -173,6 +165,8 @@ def subject(e: Expect, lang: Lang) -> str:
     if e.subject == "view":
         who = side_name(str(e.of), lang, "dat", capital=True)
         return f"{who} сообщено" if lang == "ru" else f"{who} is told"
+    if e.subject == "troop":
+        return str(e.of)
     return "игра" if lang == "ru" else "the game"
 
 
@@ -183,24 +177,36 @@ PHRASES = {
 }
 
 
-def _phrase(name: str, want: Any, lang: Lang) -> str:
+def _phrase(name: str, want: Any, lang: Lang, subject: str, is_tactical: bool) -> str:
     """A field and the value expected of it, as a sentence reads it."""
     if isinstance(want, bool | str) and (name, want) in PHRASES:
         return PHRASES[(name, want)](lang)
-    label = LABELS[name][0](lang) if name in LABELS else name
-    return f"{label} {_shown(name, want, lang)}"
+    if subject == "troop" or (is_tactical and name in tactical.LABELS):
+        label = tactical.LABELS[name](lang) if name in tactical.LABELS else name
+    else:
+        label = LABELS[name][0](lang) if name in LABELS else name
+    return f"{label} {_shown(name, want, lang, subject)}"
 
 
-def expectation(e: Expect, lang: Lang, actual: dict[str, Any] | None = None) -> list[str]:
-    """The expectation in words, a line a field; with `actual`, what was found beside it."""
+def expectation(
+    e: Expect,
+    lang: Lang,
+    actual: dict[str, Any] | None = None,
+    shown: dict[str, Any] | None = None,
+    is_tactical: bool = False,
+) -> list[str]:
+    """The expectation in words, a line a field; with `actual`, what was found beside it;
+    `shown`: what to write instead of an expected value (the program's own words in `lang`)."""
     out = []
     for name, want in e.fields:
         if name == "of":
             continue
-        line = f"{subject(e, lang)}: {_phrase(name, want, lang)}"
+        if shown and name in shown:
+            want = shown[name]
+        line = f"{subject(e, lang)}: {_phrase(name, want, lang, e.subject, is_tactical)}"
         if actual is not None:
             found = actual.get(name)
-            line += f" — {WORDS['found'](lang)} {_shown(name, found, lang)}"
+            line += f" — {WORDS['found'](lang)} {_shown(name, found, lang, e.subject)}"
         out.append(line)
     return out
 
@@ -209,17 +215,19 @@ def lines(runs: Sequence[CaseRun], lang: Lang = "en") -> str:
     """A line per case (pass or fail); under a failure, each expectation beside its finding;
     under house rules, whether the case changes."""
     out = []
+    width = max([10, *(len(x.case.id) for x in runs)])
     for r in runs:
         mark = WORDS["passed" if r.passed else "failed"](lang)
         house = ""
         if r.changed is not None:
             house = f"  [{WORDS['changed' if r.changed else 'same'](lang)}]"
-        out.append(f"{mark:<12} {r.case.id:<10} {r.case.title(lang)}{house}")
+        out.append(f"{mark:<12} {r.case.id:<{width}} {r.case.title(lang)}{house}")
         if r.error is not None:
             out.append(f"    {WORDS['error'](lang)}: {r.error(lang)}")
         for k in r.checks:
             if not k.passed or r.changed:
-                out += [f"    {x}" for x in expectation(k.expect, lang, dict(k.actual))]
+                shown = expectation(k.expect, lang, dict(k.actual), is_tactical=r.case.is_tactical)
+                out += [f"    {x}" for x in shown]
     ok = sum(r.passed for r in runs)
     out.append(WORDS["summary"](lang).format(n=len(runs), ok=ok))
     return "\n".join(out)
@@ -232,14 +240,17 @@ def _e(x: object) -> str:
 def step(s: Step, lang: Lang) -> str:
     """A step of a case as the book prints it."""
     who = f"{side_name(s.side, lang, capital=True)}: " if s.side else ""
+    if s.kind in tactical.STEP_KINDS:
+        return tactical.step_text(s, lang)
     if s.kind == "end_turn":
-        return "конец хода" if lang == "ru" else "end of turn"
+        times = f" ({s.text} {'раз' if lang == 'ru' else 'times'})" if s.text.isdigit() else ""
+        return ("конец хода" if lang == "ru" else "end of turn") + times
     if s.kind == "undo":
         return "отмена" if lang == "ru" else "undo"
     if s.kind == "order":
         return who + notation(s.text, lang)
     if s.kind == "ask":
-        return f"{who}{'вопрос' if lang == 'ru' else 'question'}: {s.text}"
+        return f"{who}{'вопрос' if lang == 'ru' else 'question'}: {question(s.text, lang)}"
     return f"{'посредник' if lang == 'ru' else 'mediator'}: {s.text}"
 
 
@@ -248,11 +259,13 @@ def case_html(r: CaseRun, lang: Lang) -> str:
     c: Case = r.case
     word = WORDS["passed" if r.passed else "failed"](lang)
     mark = f"<span class='{'ok' if r.passed else 'bad'}'>{word}</span>"
-    tags = [f"{WORDS['level'](lang)} {c.level}", _e(c.source)]
+    tags = [f"{WORDS['level'](lang)} {c.level}"] if c.level else []
+    tags.append(_e(c.source))
     if c.example:
         tags.append(WORDS["example"](lang))
     parts = [
-        f"<div class='case' id='case-{_e(c.id)}'><h3>{_e(c.id)}. {_e(c.title(lang))} {mark}</h3>",
+        f"<div class='case' id='case-{_e(c.id)}'><h3><code>{_e(c.id)}</code>. "
+        f"{_e(c.title(lang))} {mark}</h3>",
         f"<div class='meta'>{' · '.join(tags)}</div>",
         f"<div class='quote'>«{_e(c.quote)}»</div>",
     ]
@@ -265,7 +278,11 @@ def case_html(r: CaseRun, lang: Lang) -> str:
     parts.append(f"<p><b>{WORDS['orders'](lang)}</b></p><ol>{orders}</ol>")
     found = {id(k.expect): dict(k.actual) for k in r.checks if not k.passed}
     items = "".join(
-        f"<li>{_e(x)}</li>" for e in c.expects for x in expectation(e, lang, found.get(id(e)))
+        f"<li>{_e(x)}</li>"
+        for e in c.expects
+        for x in expectation(
+            e, lang, found.get(id(e)), _words(r, e, lang, id(e) in found), c.is_tactical
+        )
     )
     parts.append(f"<p><b>{WORDS['expect'](lang)}</b></p><ul>{items}</ul>")
     if c.note is not None:
@@ -273,6 +290,17 @@ def case_html(r: CaseRun, lang: Lang) -> str:
     if r.error is not None:
         parts.append(f"<p class='bad'>{WORDS['error'](lang)}: {_e(r.error(lang))}</p>")
     return "".join(parts) + "</div>"
+
+
+def _words(r: CaseRun, e: Expect, lang: Lang, failed: bool) -> dict[str, Any] | None:
+    """For the English book, the English words of what a step gave, where the case expects
+    (and found) the Russian ones."""
+    if lang == "ru" or failed or e.subject != "result" or not r.done:
+        return None
+    spec = dict(e.fields)
+    done = r.done[int(e.of) - 1]
+    words = {name: in_english(done, name, spec) for name in TEXTS if name in spec}
+    return {k: v for k, v in words.items() if v is not None}
 
 
 POSITION = {
@@ -332,6 +360,8 @@ def position(c: Case, lang: Lang = "ru") -> str:
     notation of its file, headed in the reader's language."""
     import tomllib
 
+    if c.is_tactical:
+        return tactical.position(c, lang)
     data = tomllib.loads(c.path.read_text(encoding="utf-8"))
     names: dict[str, str] = {}
     for st in data.get("state", []):

@@ -1,6 +1,7 @@
-"""Running the case book: each case played through the same `Game` any game is played through,
-its expectations read off the game after its steps (`probes`), and, under house rules, what
-changes against the book's own rules.
+"""Running the case book: each case played through the same `Game` any game is played through
+(a case of seed 003 through the same `TacticalGame`, `tactical`), its expectations read off the
+game after its steps (`probes`), and, under house rules, what changes against the book's own
+rules.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from strategia.casebook import tactical
 from strategia.casebook.case import Case, Expect, Step, load_case
 from strategia.casebook.probes import Done, compare, read
 from strategia.core.collector import collector_paused
@@ -50,9 +52,10 @@ class CaseRun:
     error: Text | None = None
     house: tuple[str, ...] = ()
     changed: bool | None = None
-    done: list[Done] = field(default_factory=list, compare=False, repr=False)
+    done: list[Any] = field(default_factory=list, compare=False, repr=False)
     start: GameState | None = field(default=None, compare=False, repr=False)
     end: GameState | None = field(default=None, compare=False, repr=False)
+    played: tactical.Played | None = field(default=None, compare=False, repr=False)
 
     @property
     def passed(self) -> bool:
@@ -67,7 +70,8 @@ class CaseRun:
             "title": c.title.to_json(),
             "quote": c.quote,
             "source": c.source,
-            "level": c.level,
+            "level": c.level or None,
+            "kind": c.kind,
             "example": c.example,
             "reading": c.reading.to_json() if c.reading else None,
             "passed": self.passed,
@@ -104,8 +108,13 @@ def _under(rule: str, wanted: str) -> bool:
 def run_case(case: Case, house: Sequence[Path] = ()) -> CaseRun:
     """Play `case` in a game of its own (under `house` rules, and its own if it has any) and
     check what it expects."""
+    if case.is_tactical:
+        p = tactical.play(case, house)
+        checks_t = tuple(Check(e, actual, ok) for e, actual, ok in p.checks)
+        return CaseRun(case, checks_t, p.error, tuple(map(str, house)), done=p.done, played=p)
+    assert case.scenario is not None
     with tempfile.TemporaryDirectory(prefix="strategia-case-") as tmp:
-        houses = [str(h) for h in house]
+        houses = [str(h) for h in house if tactical.ruleset_of(h) != tactical.RULESET]
         if case.house:
             own = Path(tmp) / "case-house.toml"
             own.write_text(case.house, encoding="utf-8")
@@ -141,7 +150,10 @@ def run_book(cases: Sequence[Case], house: Sequence[Path] = ()) -> list[CaseRun]
         changed = under.error != book.error or [k.actual for k in under.checks] != [
             k.actual for k in book.checks
         ]
-        runs.append(CaseRun(case, under.checks, under.error, under.house, changed, under.done))
+        runs.append(
+            CaseRun(case, under.checks, under.error, under.house, changed, under.done,
+                    under.start, under.end, under.played)
+        )  # fmt: skip
     return runs
 
 
@@ -151,8 +163,9 @@ def _play(g: Game, step: Step) -> Done:
         if step.kind == "order":
             r = g.order(step.text, step.side or None)
             return Done(results=(r,) if r is not None else ())
-        if step.kind == "end_turn":
-            return Done(results=tuple(g.end_turn()))
+        if step.kind == "end_turn":  # `end_turn = 18`: eighteen in a row
+            times = int(step.text) if step.text.isdigit() else 1
+            return Done(results=tuple(r for _ in range(times) for r in g.end_turn()))
         if step.kind == "ask":
             return Done(answer=g.ask(step.side, step.text, lie=step.option("lie")))
         if step.kind == "intervene":

@@ -46,7 +46,25 @@ def case_page(case_id: str, lang: Lang | None = None) -> Html:
     return Html(f"{_PAGE}<div class='sg-case'>{case_html(run, lang)}</div>", alt)
 
 
+def _table(run: CaseRun, lang: Lang) -> Picture:
+    """A tactical case (seed 003): its table before and after the steps."""
+    from strategia.tactical.phases import Battle
+    from strategia.ui.lessons.tactical import draw_table
+
+    played = run.played
+    assert played is not None and played.tables is not None and played.rules is not None
+    sk = played.tables[0].skirmish
+    fig = new_figure(9, max(2.5, 4.5 * sk.height / sk.width + 1.2))
+    axes = fig.subplots(1, 2)
+    for ax, table, title in zip(axes, played.tables, ("before", "after"), strict=True):
+        draw_table(ax, Battle(table), played.rules, lang, (0, sk.width, 0, sk.height))
+        ax.set_title(WORDS[title](lang), fontsize=9)
+    return picture(fig, f"{run.case.id}: {WORDS['before'](lang)} / {WORDS['after'](lang)}")
+
+
 def _board(run: CaseRun, lang: Lang) -> Picture:
+    if run.case.is_tactical:
+        return _table(run, lang)
     assert run.start is not None and run.end is not None
     w, h = run.start.width, run.start.height
     if max(w, h) <= 24:  # a case's map is small: all of it
@@ -69,7 +87,7 @@ def _verdict(run: CaseRun, lang: Lang) -> tuple[str, str]:
     rows = [
         f"{'✓' if k.passed else '✗'} {line}"
         for k in run.checks
-        for line in expectation(k.expect, lang, dict(k.actual))
+        for line in expectation(k.expect, lang, dict(k.actual), is_tactical=run.case.is_tactical)
     ]
     head = WORDS["ok" if run.passed else "not"](lang)
     items = "".join(f"<li>{html.escape(r)}</li>" for r in rows)
