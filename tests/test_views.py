@@ -151,15 +151,22 @@ def test_enemy_covering_forces_are_positions_only(rules2: RuleSet) -> None:
 
 
 def test_an_open_sector_shows_its_zone_up_to_a_continuous_front(rules2: RuleSet) -> None:
+    """8.2: the zone is seen up to the line at lon 12; the line, a continuous front of the
+    second echelon, «начинает играть роль прикрытия»: told by its counters' positions only
+    (12,10-12,16), while the tanks ahead of it, in the open, are told in full."""
     view = view_for(_war(initial_state(_front(), 2)), "red", rules2)
     seen = {str(s.unit): s for s in view.seen if s.unit is not None}
-    assert set(seen) == {"104 с.д.", "105 с.д.", "106 с.д.", "107 с.д.", "121 т.д.", "122 т.д."}
+    assert set(seen) == {"121 т.д.", "122 т.д."}
     tank = seen["121 т.д."]
     assert tank.kind is DivisionKind.TANK and tank.facing is Direction.E
     assert tank.to_json()["regiments"] == ["т.п.", "мот.п.", "т.п.", "ап(мот.)"]
     assert seen["122 т.д."].facing is Direction.N  # on the zone's flank (lat 10)
-    assert [str(c) for c in seen["104 с.д."].cells] == ["12,10", "12,11"]
+    front = sorted(str(c) for s in view.seen if s.how == "cover" and s.cells[0].lon == 12
+                   for c in s.cells)  # fmt: skip
+    assert front == ["12,10", "12,11", "12,12", "12,13", "12,14", "12,15", "12,16"]
     text = _text(view)
+    for name in ("104 с.д.", "105 с.д.", "106 с.д.", "107 с.д."):
+        assert f'"{name}"' not in text
     for hidden, cell in (
         ("108 с.д.", Cell(10, 13)),
         ("109 с.д.", Cell(5, 13)),
@@ -364,8 +371,8 @@ def test_no_view_mentions_an_enemy_unit_it_does_not_reveal(
             assert not _mentions_place(text, u.cell)
         if u.cell.lon <= 4:  # more than 60 km from the border: never seen (8.2)
             assert not _mentions_place(text, u.cell)
-        if u.cell.lon <= 8:  # more than 20 km: never a covering counter
-            assert u.cell not in cover
+        if u.cell.lon <= 8 and not war:  # more than 20 km: never a covering counter (at war,
+            assert u.cell not in cover  # a continuous front of the second echelon is one, 8.2)
     if not war:
         assert not revealed and view.observed == ()
 

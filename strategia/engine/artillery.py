@@ -223,12 +223,14 @@ def _asked_again(order: Strike, rules: RuleSet) -> Cut | None:
             f"{order.target} is in contact with our troops: no fire",
             f"{order.target} в боевом соприкосновении: огонь не ведется",
         )
-    if not order.confirmed:
+    if not order.confirmed:  # the question is the player's to answer: he is told it
         return cut(
             "9.7b",
-            f"{order.target} is in contact with our troops: the mediator asks again"
-            " (add '(подтверждено)' / '(confirmed)')",
-            f"{order.target} в соприкосновении: посредник переспрашивает",
+            f"{order.target} is in contact with our troops: the mediator asks again: is the"
+            f" strike confirmed? («{order.format('en')} (confirmed)»)",
+            f"{order.target} в боевом соприкосновении: посредник переспрашивает: огонь"
+            f" подтверждается? («{order.format('ru')} (подтверждено)»)",
+            told=True,
         )
     return None
 

@@ -18,18 +18,21 @@ class OrderError(StrategiaError):
 
 @dataclass(frozen=True, slots=True)
 class Cut:
-    """A part of an order not carried out, and why (9.3): for the mediator, never the player."""
+    """A part of an order not carried out, and why (9.3): for the mediator, never the player
+    unless a rule has the mediator say it to him (`told`: 9.7b's question)."""
 
     reason: Text
     rule: str
+    told: bool = False  # the player is told of it too (9.7b: the mediator asks again)
 
     def to_json(self) -> dict[str, Any]:
-        return {"reason": self.reason.to_json(), "rule": self.rule}
+        d: dict[str, Any] = {"reason": self.reason.to_json(), "rule": self.rule}
+        return {**d, "told": True} if self.told else d
 
 
-def cut(rule: str, en: str, ru: str) -> Cut:
-    """A Cut with its reason in both languages."""
-    return Cut(Text(en, ru), rule)
+def cut(rule: str, en: str, ru: str, told: bool = False) -> Cut:
+    """A Cut with its reason in both languages (`told`: the player hears it too)."""
+    return Cut(Text(en, ru), rule, told)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +88,10 @@ class Result:
             order=d["order"],
             outcome=Text.of(d["outcome"]),
             explanation=why,
-            cuts=tuple(Cut(Text.of(c["reason"]), c["rule"]) for c in d.get("cuts", ())),
+            cuts=tuple(
+                Cut(Text.of(c["reason"]), c["rule"], bool(c.get("told", False)))
+                for c in d.get("cuts", ())
+            ),
             battle=BattleRecord.from_json(d["battle"]) if "battle" in d else None,
             by=str(d.get("by", "")),
         )

@@ -122,4 +122,11 @@ def told(result: Result, side: str) -> Told | None:
         return Told(result.order if result.by == side else None, text, account)
     if result.by != side:
         return None
+    asked = [c.reason for c in result.cuts if c.told]  # what the mediator says to him (9.7b)
+    if asked:
+        text = Text(
+            "; ".join([result.outcome.en, *(a.en for a in asked)]),
+            "; ".join([result.outcome.ru, *(a.ru for a in asked)]),
+        )
+        return Told(result.order, text)
     return Told(result.order, result.outcome)

@@ -20,8 +20,10 @@ The seeds are vague here; these readings are **reconstructed**:
   its width (rounded to cells) on each flank. The ground seen is what the observer reaches from
   the sector through 4-connected cells free of enemy counters, and the counters on its edge: a
   line of counters across the zone (touching at least at corners: a continuous front) closes the
-  ground behind it. A counter with a cell seen is told with its designation, kind, formation,
-  facing and its regiments' kinds («состав»), never their strength.
+  ground behind it, and its counters «начинают играть роль прикрытия»: told by position only,
+  as covering forces are (two counters or more, each beside the ground they close; one ahead of
+  the front, in the open, is seen). Any other counter with a cell seen is told with its
+  designation, kind, formation, facing and its regiments' kinds («состав»), never their strength.
 - Armies (6.2.2-4, 8.1): a division is an army's if it or its corps is a member. A first-echelon
   army has a division within `first_echelon_depth_km` of the border that is neither covered by
   forest or mountains (on the line from the nearest cell of the observer's ground to it, its own
@@ -239,6 +241,7 @@ def _observe(
     reach = math.ceil(1 / float(rules.value("deployment", "cover_density")) / 2)
     covered = ndimage.binary_dilation(cover, np.ones((2 * reach + 1,) * 2, dtype=bool))
     seen = np.zeros_like(band)
+    fronting = np.zeros_like(band)  # a continuous front of the second echelon: cover (8.2)
     labels, n = ndimage.label(board.border & ~covered, structure=_SQUARE)
     if state.at_war and n:
         depth = float(rules.value("deployment", "open_zone_depth_km"))
@@ -258,7 +261,10 @@ def _observe(
             zone = deep & wide[near[0], near[1]]
             free = zone & ~occupied
             reached = ndimage.binary_propagation(sector & free, structure=_CROSS, mask=free)
-            seen |= reached | (ndimage.binary_dilation(reached, _CROSS) & zone)
+            edge = ndimage.binary_dilation(reached, _CROSS) & zone
+            front = _closing_front(state, enemy, zone & occupied, free & ~reached)
+            seen |= reached | (edge & ~front)
+            fronting |= edge & front
     sides = dict((s.code, s.side) for s in state.scenario.states)
     revealed = {u.ref for u in enemy if seen[_index(state, [u])].any()}
     out: list[Seen] = []
@@ -266,10 +272,37 @@ def _observe(
         if u.ref in revealed:
             out.append(_told_in_full(u, sides[u.owner], "open"))
             seen[_index(state, [u])] = True  # the whole counter is seen
-        elif u.ref in covering:
+        elif u.ref in covering or fronting[_index(state, [u])].any():
             out.append(Seen(sides[u.owner], "cover", u.cells))
     out.sort(key=lambda s: (s.how, s.cells, s.side))
     return out, seen
+
+
+def _closing_front(
+    state: GameState, enemy: list[UnitState], counters: np.ndarray, behind: np.ndarray
+) -> np.ndarray:
+    """The cells of the counters that form a continuous front closing ground behind them from
+    observation: 8.2's «сплошной фронт», whose troops «начинают играть роль прикрытия» (told by
+    position only). Reconstructed: two counters or more touching (at least at corners), each
+    beside the ground they close; a counter standing alone, or ahead of the front, is not one."""
+    out = np.zeros_like(counters)
+    groups, n = ndimage.label(counters, structure=_SQUARE)
+    if not n or not behind.any():
+        return out
+    beside = ndimage.binary_dilation(behind, _SQUARE)
+    members: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+    for u in enemy:
+        at = _index(state, [u])
+        labels = {int(x) for x in np.unique(groups[at]) if x}
+        for g in labels:
+            members.setdefault(g, []).append(at)
+    for g, cells in members.items():
+        if len(cells) < 2:
+            continue
+        for at in cells:
+            if beside[at].any():
+                out[at] = True
+    return out & counters
 
 
 def _told_in_full(u: UnitState, side: str, how: str) -> Seen:
