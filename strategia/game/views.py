@@ -296,13 +296,13 @@ def _closing_front(
         labels = {int(x) for x in np.unique(groups[at]) if x}
         for g in labels:
             members.setdefault(g, []).append(at)
-    for g, cells in members.items():
+    for cells in members.values():
         if len(cells) < 2:
             continue
         for at in cells:
             if beside[at].any():
                 out[at] = True
-    return out & counters
+    return np.asarray(out & counters, dtype=bool)
 
 
 def _told_in_full(u: UnitState, side: str, how: str) -> Seen:
