@@ -16,9 +16,9 @@ from typing import Any, TypeVar
 
 from strategia.core.collector import collector_paused
 from strategia.core.errors import InactiveRuleError, Problem, RuleDataError
-from strategia.core.i18n import Lang
-from strategia.engine import flow
-from strategia.engine.apply import apply
+from strategia.core.i18n import Lang, Text
+from strategia.engine import flow, refusals
+from strategia.engine.apply import acting_unit, apply
 from strategia.engine.result import Result
 from strategia.engine.state import GameState
 from strategia.explain.trace import Explained
@@ -41,9 +41,11 @@ from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import format_scenario, load_scenario
 
 PHASES = ("deployment", "combat", "peace")  # 1.5: planning is done in the scenario
+# the mediator's mark on an order 9.3 cut to nothing at all (the player is not told: 9.3)
+NOTHING = Text("cut to nothing (9.3)", "сокращен до нуля (9.3)")
 T = TypeVar("T")
 
-__all__ = ["PHASES", "Game", "GameError"]
+__all__ = ["NOTHING", "PHASES", "Game", "GameError"]
 
 
 class Game(Mediation):
@@ -226,6 +228,7 @@ class Game(Mediation):
             who = known or owner
             self._on_time(who, text)
             if self.simultaneous:
+                refusals.garrison(order, acting_unit(order), self.rules)  # 3.6: never, at once
                 if who != owner:  # the same words whether the unit is the enemy's or nobody's
                     raise GameError(
                         f"{text}: {who} has no unit {order.unit} on the map",
@@ -344,7 +347,8 @@ class Game(Mediation):
                 turn = t
                 lines.append(f"\n{words[0]} {t}")
             who = f"{side_name(side, lang, capital=True)}: " if side else ""
-            lines.append(f"  {who}{r.order}  →  {r.outcome(lang)}")
+            nothing = f"  [{NOTHING(lang)}]" if r.cut_to_nothing else ""
+            lines.append(f"  {who}{r.order}  →  {r.outcome(lang)}{nothing}")
         for a in self.answers:
             lines.append(
                 f"  [{words[2]}, {side_name(a['side'], lang)}, {a['turn']}] {a['question']}"

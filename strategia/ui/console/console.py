@@ -53,6 +53,11 @@ T = {
     "cut": Text(
         "cut by the rules (9.3), for the mediator", "сокращено по правилам (9.3), для посредника"
     ),
+    "nothing": Text(
+        "cut to nothing by the rules (9.3), for the mediator: the player is told where the unit "
+        "stands",
+        "сокращен до нуля по правилам (9.3), для посредника: играющему сообщается, где стоит часть",
+    ),
     "history": Text("history: the game as it was", "история: игра, какой она была"),
 }
 PHASES = {
@@ -456,7 +461,8 @@ class Console:
                 cuts = "".join(
                     f"<li>[{_e(c.rule)}] {_e(c.reason(self.lang))}</li>" for c in result.cuts
                 )
-                out += f"<p style='color:#b00'>{T['cut'](self.lang)}:</p><ul>{cuts}</ul>"
+                head = T["nothing"] if result.cut_to_nothing else T["cut"]
+                out += f"<p style='color:#b00'>{head(self.lang)}:</p><ul>{cuts}</ul>"
             if result.battle is not None:
                 return out + rr.report_html(result, self.lang, self.game.state.turn)
             from strategia.explain.render import explanation_html
