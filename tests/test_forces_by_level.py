@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from strategia.core.geometry import Cell
 from strategia.engine import flow
 from strategia.engine.apply import apply
 from strategia.engine.forces import not_in_play

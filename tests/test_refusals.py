@@ -97,9 +97,7 @@ def test_a_move_whose_first_step_breaks_the_30_degrees_is_refused(game: Game) ->
     assert [c.rule for c in r.cuts] == ["4.2"] and not r.cut_to_nothing
 
 
-def test_the_command_line_refuses_them_too(
-    game: Game, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_command_line_refuses_them_too(game: Game, capsys: pytest.CaptureFixture[str]) -> None:
     path = str(game.journal.path)
     n = len(game.journal.entries)
     game.journal.close()
