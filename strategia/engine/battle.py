@@ -56,7 +56,7 @@ def battle(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, 
         a_echelons = _attackers(state, order, rules, cuts)
         attackers = [m.unit for e in a_echelons for m in e]
         defence = order.defence or Defence((tuple(u.ref for u in enemy),))
-        state = attacked(state, first.unit.owner, enemy[0].owner)
+        state = attacked(state, first.unit.owner, enemy[0].owner, target, str(first.unit.ref))
         if not attackers:
             ex.step(
                 Text("no division can strike: nothing happens", "некому наносить удар: боя нет"),

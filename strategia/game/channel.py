@@ -25,6 +25,7 @@ from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
 from strategia.engine.result import Result
 from strategia.explain.trace import Explained, Step
+from strategia.game import war_news
 from strategia.game.accounts import Told, told
 from strategia.game.game import Game, GameError
 from strategia.game.views import SideView, side_context, view_for
@@ -66,7 +67,8 @@ class SideChannel:
     def told(self) -> list[dict[str, Any]]:
         """The side's journal: what it was told of each result (its own orders with their
         outcome, the battles it fought as it saw them), its answers, the announcements, and its
-        orders sealed for the turn (level 3), in the order they happened."""
+        orders sealed for the turn (level 3), the start of the war as it may hear of it (9.1,
+        `war_news`), in the order they happened."""
         out: list[tuple[int, dict[str, Any]]] = []
         for seq, turn, _, r in self.game.results:
             t = told(r, self.side)
@@ -78,6 +80,8 @@ class SideChannel:
             out.append(
                 (self._seq_of_text(text), {"kind": "announcement", "turn": turn, "text": text})
             )
+        for n in war_news.news(self.game, self.side):
+            out.append((n.seq, {"kind": "war", "turn": n.turn, "text": n.text.to_json()}))
         out += self._decisions()
         for seq, who, order in self.game.queued:
             if who == self.side:
@@ -105,6 +109,8 @@ class SideChannel:
             elif d["kind"] == "extend":
                 note = f": {d['text']}" if d.get("text") else ""
                 lines.append(f"  [{words[2]}] {_extended(d['minutes'], lang)}{note}")
+            elif d["kind"] == "war":
+                lines.append(f"  [{words[2]}] {Text.of(d['text'])(lang)}")
             elif d["kind"] in ("announcement", "reject", "amend"):
                 amended = f" → {d['order']}" if "order" in d else ""
                 lines.append(f"  [{words[2]}] {d['text']}{amended}")
@@ -124,6 +130,10 @@ class SideChannel:
                 continue
             out.append((t, _as_result(account)))
         return out
+
+    def war(self) -> Text | None:
+        """The start of the war as the side was told it (9.1; None: not at war yet)."""
+        return war_news.banner(self.game.state, self.side)
 
     def score(self) -> Explained[float]:
         """The side's score, told when the war is over (1.1, 1.5); refused before."""

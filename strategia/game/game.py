@@ -22,7 +22,7 @@ from strategia.engine.apply import acting_unit, apply
 from strategia.engine.result import Result
 from strategia.engine.state import GameState
 from strategia.explain.trace import Explained
-from strategia.game import textform
+from strategia.game import textform, war_news
 from strategia.game.clock import check_clock_level
 from strategia.game.history import GameError, game_rules
 from strategia.game.knowledge import side_question
@@ -342,13 +342,19 @@ class Game(Mediation):
         }[lang]
         lines = [f"«{self.scenario.name}» — {'уровень' if lang == 'ru' else 'level'} {self.level}"]
         turn = 0
-        for _, t, side, r in self.results:
+        news: dict[int, list[str]] = {}
+        for n in war_news.news(self):
+            news.setdefault(n.seq, []).append(f"  [{words[4]}, {n.turn}] {n.text(lang)}")
+        for k, (seq, t, side, r) in enumerate(self.results):
             if t != turn:
                 turn = t
                 lines.append(f"\n{words[0]} {t}")
             who = f"{side_name(side, lang, capital=True)}: " if side else ""
             nothing = f"  [{NOTHING(lang)}]" if r.cut_to_nothing else ""
             lines.append(f"  {who}{r.order}  →  {r.outcome(lang)}{nothing}")
+            if k + 1 == len(self.results) or self.results[k + 1][0] != seq:
+                lines += news.pop(seq, [])
+        lines += [x for more in news.values() for x in more]
         for a in self.answers:
             lines.append(
                 f"  [{words[2]}, {side_name(a['side'], lang)}, {a['turn']}] {a['question']}"

@@ -79,6 +79,12 @@ class BattlesPanel:
         self.turn.value = chosen
         self._fill()
 
+    def forget(self) -> None:
+        """Another viewer: the chosen report is dropped (it was that viewer's account)."""
+        self.list.value = None
+        self.report.value = ""
+        self.files.value = ""
+
     def _fill(self) -> None:
         lang = self.c.lang
         chosen = self.list.value
