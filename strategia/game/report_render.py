@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from strategia.core.i18n import Lang
+from strategia.engine.battle_record import BattleRecord
 from strategia.engine.result import Result
 from strategia.explain.render import STYLE as TREE_STYLE
 from strategia.explain.render import explanation_html, explanation_text
@@ -92,9 +93,35 @@ def _tree(r: Result) -> Step | None:
     return None if r.battle is not None and r.battle.side else r.explanation
 
 
-def _item(r: Result, lang: Lang, turn: int | None) -> str:
+def record_of(r: Result) -> BattleRecord | None:
+    """A battle's or strike's record; a strike on a road or a bridge, or interdiction fire,
+    has none of its own: one with no units is made for its report."""
     if r.battle is not None:
-        return html_fragment(battle_report(r.battle, lang, turn=turn, explanation=_tree(r)))
+        return r.battle
+    cell = fight_cell(r)
+    if r.explanation.rule != "9.7" or cell is None:
+        return None
+    return BattleRecord(f"{cell[0]},{cell[1]}", r.by, "", "strike")
+
+
+def report_of(r: Result, lang: Lang, turn: int | None) -> BattleReport | None:
+    """The report of a battle or a strike (None: the result is neither). A strike's is written
+    with its facts from the explanation (a side's account has its own battery's only, and no
+    breakdown)."""
+    rec = record_of(r)
+    if rec is None:
+        return None
+    if rec.outcome == "strike":
+        return battle_report(
+            rec, lang, turn=turn, explanation=r.explanation, outcome=r.outcome, tree=not rec.side
+        )
+    return battle_report(rec, lang, turn=turn, explanation=_tree(r))
+
+
+def _item(r: Result, lang: Lang, turn: int | None) -> str:
+    rep = report_of(r, lang, turn)
+    if rep is not None:
+        return html_fragment(rep)
     title = r.explanation.label(lang)
     head = f"{title}, {w('turn', lang, turn=turn)}." if turn is not None else f"{title}."
     return (
@@ -150,8 +177,9 @@ def text(rep: BattleReport) -> str:
 def turn_markdown(title: str, results: Sequence[tuple[int, Result]], lang: Lang = "ru") -> str:
     out = [f"# {title}", ""]
     for t, r in results:
-        if r.battle is not None:
-            out.append(markdown(battle_report(r.battle, lang, turn=t, explanation=_tree(r))))
+        rep = report_of(r, lang, t)
+        if rep is not None:
+            out.append(markdown(rep))
         else:
             head = f"{r.explanation.label(lang)}, {w('turn', lang, turn=t)}."
             out += [f"**{head}** {r.outcome(lang)}.", ""]
@@ -161,8 +189,9 @@ def turn_markdown(title: str, results: Sequence[tuple[int, Result]], lang: Lang 
 def turn_text(title: str, results: Sequence[tuple[int, Result]], lang: Lang = "ru") -> str:
     out = [title]
     for t, r in results:
-        if r.battle is not None:
-            out.append(text(battle_report(r.battle, lang, turn=t, explanation=_tree(r))))
+        rep = report_of(r, lang, t)
+        if rep is not None:
+            out.append(text(rep))
         else:
             out.append(
                 f"{r.explanation.label(lang)}, {w('turn', lang, turn=t)}. {r.outcome(lang)}."
@@ -175,10 +204,10 @@ def report_json(results: Sequence[tuple[int, Result]], lang: Lang = "ru") -> lis
     out: list[dict[str, Any]] = []
     for t, r in results:
         item: dict[str, Any] = {"turn": t, "order": r.order, "outcome": r.outcome.to_json()}
-        if r.battle is not None:
-            rep = battle_report(r.battle, lang, turn=t, explanation=_tree(r))
+        rep = report_of(r, lang, t)
+        if rep is not None:
             item |= {
-                "battle": r.battle.to_json(),
+                "battle": rep.record.to_json(),
                 "report": {
                     "lang": lang,
                     "title": rep.title,

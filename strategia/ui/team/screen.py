@@ -189,7 +189,11 @@ class TeamScreen:
         self.mapview.show_units(self.units_geojson())
         fights = ch.fights(st["turn"])
         self.mapview.show_fights(
-            [("battle", *_cell(r), r.outcome(lang)) for _, r in fights if r.battle is not None]
+            [
+                ("strike" if r.battle.outcome == "strike" else "battle", *_cell(r), r.outcome(lang))
+                for _, r in fights
+                if r.battle is not None
+            ]
         )
         self.form.refresh()
         self.clock.tick()
