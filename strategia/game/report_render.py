@@ -33,7 +33,8 @@ text-align:left}
 .sr-report .rec{color:#7a4a00;font-size:11px}
 .sr-report .rec ul{margin:2px 0 2px 16px;padding:0}
 .sr-report details{margin-top:4px}
-@media print{.sr-report details.tree{display:none}.sr-report details.rec>ul{display:block}
+.sr-report .rec-list p{margin:6px 0 2px}
+@media print{.sr-report details.tree{display:none}
 .sr-report{font-size:11pt}
 .sr-battle{page-break-inside:avoid}}
 """
@@ -49,8 +50,9 @@ def _code(text: str) -> str:
     return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
 
 
-def html_fragment(rep: BattleReport, tree: bool = True) -> str:
-    """One battle's report as HTML (for the console and inside a page)."""
+def html_fragment(rep: BattleReport, tree: bool = True, folds: bool = True) -> str:
+    """One battle's report as HTML (for the console and inside a page). `folds` False (a page
+    to print): the reconstructed values laid out open, not in a fold."""
     lang = rep.lang
     lines = [f"<p><b>{_e(rep.title)}</b> {_e(rep.summary[0][1])}</p>"]
     lines += [
@@ -69,10 +71,11 @@ def html_fragment(rep: BattleReport, tree: bool = True) -> str:
     if rep.reconstructed:
         rec = "".join(f"<li>{_e(r)}</li>" for r in rep.reconstructed)
         tail = _code(w("rec_tail", lang))
-        lines.append(
-            f"<details class='rec'><summary>[{_e(w('rec', lang))}: {len(rep.reconstructed)}] "
-            f"{tail}</summary><ul>{rec}</ul></details>"
-        )
+        head = f"[{_e(w('rec', lang))}: {len(rep.reconstructed)}] {tail}"
+        if folds:
+            lines.append(f"<details class='rec'><summary>{head}</summary><ul>{rec}</ul></details>")
+        else:
+            lines.append(f"<div class='rec rec-list'><p>{head}</p><ul>{rec}</ul></div>")
     if tree and rep.tree is not None:
         lines.append(
             f"<details class='tree'><summary>{_e(w('tree', lang))}</summary>"
@@ -118,10 +121,10 @@ def report_of(r: Result, lang: Lang, turn: int | None) -> BattleReport | None:
     return battle_report(rec, lang, turn=turn, explanation=_tree(r))
 
 
-def _item(r: Result, lang: Lang, turn: int | None) -> str:
+def _item(r: Result, lang: Lang, turn: int | None, folds: bool = True) -> str:
     rep = report_of(r, lang, turn)
     if rep is not None:
-        return html_fragment(rep)
+        return html_fragment(rep, folds=folds)
     title = r.explanation.label(lang)
     head = f"{title}, {w('turn', lang, turn=turn)}." if turn is not None else f"{title}."
     return (
@@ -132,8 +135,9 @@ def _item(r: Result, lang: Lang, turn: int | None) -> str:
 
 
 def page(title: str, results: Sequence[tuple[int, Result]], lang: Lang = "ru") -> str:
-    """A whole HTML page of reports that prints well (the full trees fold away on paper)."""
-    body = "".join(_item(r, lang, t) for t, r in results) or "<p>—</p>"
+    """A whole HTML page of reports that prints well: the summary, the table per unit, the
+    steps and the reconstructed values laid out open; the full trees fold away on paper."""
+    body = "".join(_item(r, lang, t, folds=False) for t, r in results) or "<p>—</p>"
     return (
         f"<!DOCTYPE html><html lang='{lang}'><head><meta charset='utf-8'>"
         f"<title>{_e(title)}</title><style>{CSS}</style>{TREE_STYLE}</head>"
