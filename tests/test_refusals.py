@@ -147,3 +147,14 @@ def test_an_order_cut_to_nothing_is_told_as_carried_out_and_marked_for_the_media
     assert "сокращен" not in c.breakdown_html(last)
     first = again.results[-2][3]
     assert not first.cut_to_nothing
+
+
+def test_a_team_screen_shows_the_refusal_beside_its_form(game: Game) -> None:
+    from strategia.ui.team import TeamScreen
+
+    red = TeamScreen(game, "red", "ru")
+    n = len(game.journal.entries)
+    red.form.free.value = "91 крепость на 3,4"
+    red.form.give_free()
+    assert "гарнизоны не перемещаются (3.6)" in red.form.free_error.value
+    assert len(game.journal.entries) == n

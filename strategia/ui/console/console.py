@@ -148,6 +148,7 @@ class Console:
         submit_on_enter(self.find_box, lambda: self.find(self.find_box.value))
         self.mapview = MapView(game.state.theatre, game.level, self.click, self.lang)
         self.mapview.on_hover = self.hover
+        self.war_line = self.mapview.banner  # the start of the war (9.1), over the map
         self.panels = Panels(self, self.go_to)
         legend = w.HTML(
             "<details style='max-width:720px'><summary style='font-size:12px;cursor:pointer'>"
@@ -164,7 +165,6 @@ class Console:
             layout=w.Layout(width="150px", display="none"),
         )  # fmt: skip
         self.back_button.on_click(lambda _: self.show_history(None))
-        self.war_line = w.HTML()
         tools = w.HBox(
             [self.view_choice, self.back_button, self.end_button, self.undo_button,
              self.find_box, self.find_button, self.whole],
@@ -181,7 +181,6 @@ class Console:
         )
         self.widget.children = [
             head,
-            self.war_line,
             tools,
             w.HBox(
                 [
@@ -239,7 +238,7 @@ class Console:
         side, phase = self.past_move if looking_back else (g.side, g.phase)
         self.status.value = status_html(g, self.shown.turn, side, phase, looking_back, lang)
         told = banner(self.shown, self.viewer)
-        self.war_line.value = war_banner_html(told, lang)
+        self.mapview.show_banner(war_banner_html(told, lang))
         if (g.state.turn, g.side) != self._move:  # the turn passed: its inputs are done with
             self._move = (g.state.turn, g.side)
             self.panels.clear_inputs()

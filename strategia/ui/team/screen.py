@@ -84,6 +84,7 @@ class TeamScreen:
         self.message = w.HTML()
         self.busy = w.HTML(layout=w.Layout(width="110px"))
         self.mapview = MapView(game.state.theatre, game.level, self.click, self.lang)
+        self.war_line = self.mapview.banner  # the start of the war (9.1), over the map
         self.mapview.on_hover = lambda x, y, p: self.mapview.show_readout(
             hover.readout(self, x, y, p)
         )
@@ -94,7 +95,6 @@ class TeamScreen:
         self.ask_button = w.Button(description=T["ask"](self.lang))
         self.ask_forms = w.HTML(question_examples_html(self.lang))
         self.ask_error = w.HTML()
-        self.war_line = w.HTML()
         self._move = (game.state.turn, game.side)  # the move the inputs were filled for
         self.answers = w.HTML()
         self.ask_button.on_click(lambda _: self.ask(self.question.value))
@@ -122,7 +122,6 @@ class TeamScreen:
         self.widget = w.VBox(
             [
                 w.HBox([self.status, self.clock.widget, self.busy]),
-                self.war_line,
                 self.message,
                 w.HBox(
                     [
@@ -180,7 +179,7 @@ class TeamScreen:
             f"<b>{_e(self.game.scenario.name)}</b>, {T['turn'](lang)} {st['turn']}, {move}, "
             f"{T['level'](lang)} {st['level']}"
         )
-        self.war_line.value = war_banner_html(ch.war(), lang)
+        self.mapview.show_banner(war_banner_html(ch.war(), lang))
         if (st["turn"], st["to_move"]) != self._move:  # the turn passed: inputs done with
             self._move = (st["turn"], st["to_move"])
             self.form.clear()

@@ -17,8 +17,8 @@ def war_banner_html(told: Text | None, lang: Lang) -> str:
     if told is None:
         return ""
     style = (
-        "background:#fbe9e7;border-left:4px solid #b71c1c;padding:3px 8px;margin:2px 0;"
-        "font-size:12px"
+        "background:#fbe9e7e6;border-left:4px solid #b71c1c;padding:3px 8px;margin:2px 0;"
+        "font:12px/1.35 sans-serif;white-space:normal"
     )
     return f"<div class='sg-war' style='{style}'>⚔ {html.escape(told(lang))}</div>"
 
