@@ -105,6 +105,14 @@ def test_the_history_view_shows_the_game_as_it_was_and_its_commands_are_disabled
                 console.panels.orders.free_go, console.panels.ask,
                 console.panels.mediator.intervene]  # fmt: skip
     assert all(b.disabled for b in commands)
+    n = len(console.game.journal.entries)
+    console.panels.question.value = "где 110 с.д.?"
+    console.panels.do_ask()  # Enter in the box: refused all the same, nothing written
+    console.panels.mediator.note.value = "rain"
+    console.panels.mediator.do_intervene()
+    assert "back to now" in console.panels.ask_error.value.lower()
+    assert "back to now" in console.panels.mediator.note_error.value.lower()
+    assert len(console.game.journal.entries) == n
     assert console.back_button.layout.display != "none"
     assert console.back_button.description == "Back to now"
     console.click(37, 36, {"unit": "22 т.д."})  # where 22 т.д. stood then

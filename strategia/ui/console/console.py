@@ -391,6 +391,10 @@ class Console:
     def go_to(self, x: int, y: int, zoom: float | None = None) -> None:
         self.mapview.go_to(x, y, zoom)
 
+    def playing(self) -> None:
+        """Refuse a command of the game while the map shows it as it was (the Journal's slider)."""
+        self._playing()
+
     def _playing(self) -> None:
         if self.history is not None:
             raise GameError(
