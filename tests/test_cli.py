@@ -118,7 +118,7 @@ def test_the_game_commands_speak_russian(
     scenario = str(Path(__file__).parents[1] / "maps" / "continental.toml")
     runs = [
         ["game", "new", scenario, game, "--level", "2"],
-        ["game", "order", game, "21 т.д. на 40,35", "--explain"],
+        ["game", "order", game, "21 т.д. на 30,35", "--explain"],
         ["game", "end-turn", game],
         ["game", "show", game, "--side", "синие"],
         ["game", "intervene", game, "дождь"],

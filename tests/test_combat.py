@@ -236,8 +236,8 @@ def test_artillery_and_marching_units_cannot_attack() -> None:
 
 def test_not_adjacent_and_no_enemy() -> None:
     st = board(["1 с.д. - 4,3 фронтом на восток"], ["101 с.д. - 7,3"], level=2)
-    _, res = apply(st, parse_order("удар по 7,3: 1 с.д.", st), R[2])
-    assert "is not beside 7,3" in res.cuts[0].reason.en
+    with pytest.raises(OrderError, match="none of 1 с.д. stands beside 7,3"):  # issue 24
+        apply(st, parse_order("удар по 7,3: 1 с.д.", st), R[2])
     # a blow on an empty cell is a move into it (1.6: no free probing); the mediator sees why
     new, res = apply(st, parse_order("удар по 5,3: 1 с.д.", st), R[2])
     assert new.unit(ref("1 с.д.")).cell == Cell(5, 3)
@@ -453,7 +453,7 @@ def test_cli_battle_what_if(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     from strategia.theatre.scenario_io import save_scenario
 
     st = board(
-        ["1 с.д. - 6,3 фронтом на восток", "51 а.д. - 5,3 фронтом на восток"],
+        ["1 с.д. - 6,3 фронтом на восток", "51 а.д. - 6,4 фронтом на восток"],
         ["101 с.д. - 7,3 фронтом на запад"],
         level=2,
     )

@@ -354,7 +354,7 @@ def test_a_strike_s_report_names_each_unit_hit() -> None:
     _, res = apply(st, parse_order("51 а.д. огонь по 7,3 (подтверждено)", st), R[2])
     assert res.battle is not None
     ru = text(battle_report(res.battle, "ru", turn=3, explanation=res.explanation))
-    assert ru.startswith("Артиллерийский удар по 7,3, ход 3. 51 а.д. (Красные) бьет по 7,3")
+    assert ru.startswith("Артиллерийский удар по 7,3, ход 3. 51 а.д. (Красные) из 4,3 бьет по 7,3")
     assert "1 с.д. | Красные | 6,3 | × 0,4 потери по местности (лес) (9.7а)" in ru
     assert "1 с.д. в 6,3: потери по местности (лес) (9.7а), эффективность удара (табл. 11): " \
         "0,4 × 0,5 = 20\u00a0%; 1 → 0,8 (9.7а)." in ru  # fmt: skip

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from strategia.core.geometry import Cell
 from strategia.engine import flow
 from strategia.engine.apply import apply
 from strategia.engine.forces import not_in_play
+from strategia.engine.result import OrderError
 from strategia.engine.state import initial_state
 from strategia.notation import UnitRef, parse_order
 from strategia.rules import load_ruleset
@@ -52,14 +52,15 @@ def test_level_1_the_greens_have_their_rifle_divisions_only_3_6() -> None:
 
 
 def test_a_fortress_garrison_never_moves_3_6() -> None:
-    """A garrison «with fixed artillery» (3.6): an order to move it is carried out as far as
-    possible, which is not at all (9.3), the mediator's record citing 3.6."""
+    """A garrison «with fixed artillery» (3.6): an order to move it would do nothing at all, so
+    it is refused (issue 24: not carried out «as far as possible», 9.3), the error citing 3.6,
+    in both languages, nothing changed."""
     st = initial_state(_neutral(), 2)
-    new, res = apply(st, parse_order("91 крепость на 6,5", st), R[2])
-    assert new.unit(ref("91 крепость")).cell == Cell(5, 5)
-    assert res.cuts[0].rule == "3.6" and "fixed artillery" in res.cuts[0].reason.en
-    new, res = apply(st, parse_order("91 крепость поворот на север", st), R[2])
-    assert res.cuts and new.unit(ref("91 крепость")).facing == st.unit(ref("91 крепость")).facing
+    for text in ("91 крепость на 6,5", "91 крепость поворот на север"):
+        with pytest.raises(OrderError) as e:
+            apply(st, parse_order(text, st), R[2])
+        assert text in str(e.value) and "garrisons never move (3.6)" in str(e.value)
+        assert "гарнизоны не перемещаются (3.6)" in e.value.say("ru")
 
 
 def _reserves(level: int, house: str = "") -> list[int]:

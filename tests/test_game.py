@@ -169,7 +169,7 @@ def test_an_order_taken_back_stays_out_of_the_results_once_the_turn_is_over(
 
 def test_explanations_are_worked_out_again_when_read(tmp_path: Path) -> None:
     g = Game.new(DEFAULT, tmp_path / "g.game", level=2)
-    played = [g.order("21 т.д. на 35,35"), g.order("22 т.д. на 34,33")]
+    played = [g.order("21 т.д. на 35,35"), g.order("22 т.д. на 33,35")]
     g.end_turn()
     again = Game.open(tmp_path / "g.game")
     kept = [r for seq, _, _, r in again.results][:2]

@@ -6,7 +6,9 @@ What a side learns legitimately: the enemy units its views identified (open sect
 its troops), the enemy units named in its own battles, and what its questions were answered.
 Everything else about the enemy must never reach it: an unidentified unit's designation, the
 position of a unit neither identified nor told as covering forces, any enemy strength, the
-other side's sealed orders (level 3), whether an answer was true.
+other side's sealed orders (level 3), whether an answer was true. The start of the war (9.1) is
+announced to every side (its journal, its screen's banner) and searched with the rest: the
+enemy's crossing unit is never named to it.
 """
 
 from __future__ import annotations
@@ -106,6 +108,8 @@ def _play(level: int, tmp_path: Path) -> tuple[Game, dict[str, Log]]:
                         log.add(e.say("ru"))
             log.learn(ch)
             log.add(ch.view().to_json(), ch.told(), ch.journal_text("ru"), ch.status())
+            war = ch.war()  # the start of the war (9.1), as the side's screen shows it
+            log.add(*(war.to_json(), war.en) if war is not None else ())
         if g.simultaneous:  # sealed: the other side hears nothing of the orders given so far
             script_turn_sealed(g, logs)
         else:
@@ -160,6 +164,8 @@ def test_no_side_receives_a_hidden_enemy_fact(
         log.add(_cli(["game", "score", path, "--side", side], capsys))
         log.add(_cli(["game", "order", path, "999 т.д. на 1,1", "--side", side], capsys))
         everything = "\n".join(log.texts)
+        # the start of the war was announced to the side (9.1), and is searched with the rest
+        assert "Началась война (9.1)" in everything and "The war begins (9.1)" in everything
 
         own = {s.code for s in g.scenario.states if s.side == side}
         enemies = [

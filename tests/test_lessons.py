@@ -194,3 +194,24 @@ def test_the_figure_hook_fails_a_figure_cell_that_shows_none() -> None:
     drive([], [])
     with pytest.raises(AssertionError, match="showed no figure"):
         drive(["figure"], [{"data": {"text/plain": "<Figure size 600x350 with 1 Axes>"}}])
+
+
+def test_lesson_3_shows_the_battle_report_not_the_tree() -> None:
+    """Issue 24: lesson 3's battles are shown as the console's battle report (summary, the table
+    per unit, the steps with their numbers), in the kept outputs and live; the explanation tree
+    (a fold of some fifty steps, «0,969» and the loss rule's floor in each) is not."""
+    from strategia.ui.lessons import battle as lesson
+
+    nb = json.loads((ROOT / "notebooks" / "03_battle_workbench.ipynb").read_text("utf-8"))
+    shown = [
+        "".join(o["data"]["text/html"])
+        for c in nb["cells"]
+        for o in c.get("outputs", [])
+        if "text/html" in o.get("data", {}) and "sr-battle" in "".join(o["data"]["text/html"])
+    ]
+    assert len(shown) >= 4
+    for page in shown:
+        assert "Как это посчитано:" in page and "<th>соединение</th>" in page
+        assert "st-step" not in page and "0,969" not in page  # no explanation tree
+    live = lesson.regular_battle("en").html
+    assert "Battle for 9,5." in live and "How it was reckoned:" in live and "st-step" not in live

@@ -144,8 +144,10 @@ def test_reach_is_an_xarray_mask_and_has_paths() -> None:
 
 def test_forward_sector_of_30_degrees() -> None:
     state = strip("plain", unit="5 м.д.")
-    new, res = apply(state, parse_order("5 м.д. на 3,4", state), R[2])  # 45° off
-    assert res.cuts[0].rule == "4.2" and new.unit(UnitRef.parse("5 м.д.")).cell == Cell(2, 3)
+    with pytest.raises(OrderError, match="45° off its facing"):  # nothing to do: refused
+        apply(state, parse_order("5 м.д. на 3,4", state), R[2])
+    new, res = apply(state, parse_order("5 м.д. на 3,4 через 3,3", state), R[2])  # then 45° off
+    assert res.cuts[0].rule == "4.2" and new.unit(UnitRef.parse("5 м.д.")).cell == Cell(3, 3)
     new, res = apply(state, parse_order("5 м.д. на 4,4", state), R[2])  # 26.6°: allowed
     assert not res.was_cut and new.unit(UnitRef.parse("5 м.д.")).cell == Cell(4, 4)
 

@@ -56,7 +56,7 @@ def test_a_game_held_here_keeps_its_lock_whatever_this_process_reads(tmp_path: P
     path = _new(tmp_path / "g.game")
     g = Game.open(path)
     assert locks_on(path) >= 1
-    g.order("22 т.д. на 36,35")
+    g.order("22 т.д. на 35,36")
     g.intervene("rain")
     g.end_turn()
     assert locks_on(path) >= 1

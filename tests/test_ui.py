@@ -156,7 +156,7 @@ def test_a_marching_division_is_drawn_as_its_column_from_the_first_turn(console:
 
 def test_cut_orders_are_shown_to_the_mediator_only(console: Console) -> None:
     console.click(37, 35)
-    console.submit("21 т.д. на 37,44")  # north: off the facing
+    console.submit("21 т.д. на 30,35")  # through a swamp: as near as it can
     assert "cut by the rules" in console.panels.result.value
     console.set_viewer("red")
     console.panels.show_result("x", console.last)

@@ -14,7 +14,7 @@ from strategia.core.geometry import Cell
 from strategia.core.numbers import num
 from strategia.explain.render import explanation_text
 from strategia.game.channel import ANSWER_KEYS, channel
-from strategia.game.game import Game, GameError
+from strategia.game.game import NOTHING, Game, GameError
 from strategia.rules.kinds import side_name
 from strategia.theatre.ascii_map import render
 
@@ -190,7 +190,7 @@ def order(args: argparse.Namespace) -> Output:
     r = g.order(args.text)
     if r is None:
         return Output(line("queued", args.lang, text=args.text), {"queued": True, **_status(g)})
-    lines = [r.outcome(args.lang)]
+    lines = [r.outcome(args.lang) + (f"  [{NOTHING(args.lang)}]" if r.cut_to_nothing else "")]
     if args.explain:
         lines += [line("cut", args.lang, rule=c.rule, reason=c.reason(args.lang)) for c in r.cuts]
         lines += ["", *explanation_text(r.explanation, args.lang)]

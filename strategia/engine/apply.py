@@ -10,14 +10,13 @@ from dataclasses import replace
 from typing import Any
 
 from strategia.core.i18n import Text
-from strategia.engine import regiments, regroup, regroup_done, statutes
+from strategia.engine import refusals, regiments, regroup, regroup_done, statutes
 from strategia.engine.artillery import strike
 from strategia.engine.capability import at_work, carry_on
 from strategia.engine.columns import column_turn, march, transfer
 from strategia.engine.corps import corps_order
 from strategia.engine.facing import frontage, reform, turn
-from strategia.engine.forces import stationary
-from strategia.engine.result import Cut, OrderError, Result
+from strategia.engine.result import OrderError, Result
 from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.explain.trace import explain
 from strategia.notation.orders import (
@@ -85,8 +84,23 @@ def apply(
     """Carry out `order` for `side` (if given): the new state and what happened.
 
     Raises OrderError, changing nothing, for an order that makes no sense at all: a unit that is
-    not on the map, or that belongs to another side.
+    not on the map, or that belongs to another side; or one of which nothing at all could be
+    carried out (`refusals`: a garrison ordered to move, a blow no named unit is beside, a move
+    whose first step breaks 4.2).
     """
+    return _apply(state, order, rules, side, check=True)
+
+
+def _carry_out(
+    state: GameState, order: Order, rules: RuleSet, side: str | None = None
+) -> tuple[GameState, Result]:
+    """`apply` for a corps' division: its share is cut as far as the rules go, never refused."""
+    return _apply(state, order, rules, side, check=False)
+
+
+def _apply(
+    state: GameState, order: Order, rules: RuleSet, side: str | None, check: bool
+) -> tuple[GameState, Result]:
     handler = HANDLERS.get(type(order))
     if handler is None:
         raise OrderError(
@@ -97,23 +111,26 @@ def apply(
     if side is not None:
         _own_or_refuse(state, order, ref, side)
     if isinstance(order, WHOLE):  # the handler reads a corps named in it (9.8, 5.9)
+        if check and isinstance(order, Attack):
+            refusals.blow_beside(state, order)
         new, r = handler(state, order, rules)
         members = corps_members(state, ref)
         lead = members[0].ref if members else ref if ref in state.units else ref.division
         return new, replace(r, by=state.side_of(lead))
     if not isinstance(order, BY_ONE_DIVISION) and (members := corps_members(state, ref)):
-        new, r = corps_order(state, order, rules, side, members, apply)
+        if check and isinstance(order, Move):
+            refusals.sector(order, members, rules)
+        new, r = corps_order(state, order, rules, side, members, _carry_out)
         return new, replace(r, by=state.side_of(members[0].ref))
     if ref not in state.units and ref.regiment is not None:
         ref = ref.division  # a regiment of a division on the map (9.8c: part of a division)
     if ref not in state.units:
         raise OrderError(f"{order}: {ref} is not on the map", ru=f"{order}: {ref} нет на карте")
-    owner_side = state.side_of(ref)
-    if isinstance(order, MOVING) and stationary(ref, rules):
-        new, r = _held(state, order, rules)
-    else:
-        new, r = handler(state, order, rules)
-    return new, replace(r, by=owner_side)
+    refusals.garrison(order, ref, rules)
+    if check and isinstance(order, Move):
+        refusals.sector(order, [state.unit(ref)], rules)
+    new, r = handler(state, order, rules)
+    return new, replace(r, by=state.side_of(ref))
 
 
 def _own_or_refuse(state: GameState, order: Order, ref: UnitRef, side: str) -> None:
@@ -129,24 +146,6 @@ def _own_or_refuse(state: GameState, order: Order, ref: UnitRef, side: str) -> N
             f"{order}: {side} has no unit {ref} on the map",
             ru=f"{order}: у {side_name(side, 'ru', 'gen')} нет {ref} на карте",
         )
-
-
-MOVING = (Move, Turn, Frontage, March, Transfer, Reform, FaceRegiments)
-
-
-def _held(state: GameState, order: Order, rules: RuleSet) -> tuple[GameState, Result]:
-    """A fortress garrison given a movement order: nothing moves (3.6; 9.3: the player is not
-    told, the mediator's record says why)."""
-    u = state.unit(order.unit)
-    why = Text(
-        f"{u.ref} is a fortress garrison with fixed artillery: it does not move",
-        f"{u.ref} — гарнизон крепости со стационарной артиллерией: не перемещается",
-    )
-    with explain(Text(f"Order to {u.ref}", f"Приказ {u.ref}"), rule="3.6") as ex:
-        rules.value("fortresses", "garrison_moves")
-        ex.step(why, kind="cut", rule="3.6")
-        ex.set(0.0)
-    return state, Result(order.format("ru"), where(u), ex.freeze(), (Cut(why, "3.6"),))
 
 
 def corps_members(state: GameState, ref: UnitRef) -> list[UnitState]:

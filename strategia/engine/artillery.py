@@ -123,6 +123,8 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
         en, ru = refusal(str(gun.ref), gun.cell, order.target, rules)
         raise OrderError(f"{order}: {en}", ru=f"{order}: {ru}")
     with explain(title, rule="9.7") as ex:
+        at = Text(str(gun.cell), str(gun.cell))
+        ex.step(Text("the battery fires from", "батарея ведет огонь из"), at, rule="9.7a")
         explain_reach(ex, gun.cell, order.target, rules)
         why = None
         if gun.busy is not None or gun.left <= 0 or not gun.combat_capable:

@@ -64,7 +64,7 @@ def battle(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, 
             )
             rec = BattleRecord(str(target), side, them, "no_battle")
             return state, _result(order, Text("no battle", "боя нет"), ex.freeze(), cuts, rec)
-        state = attacked(state, first.unit.owner, enemy[0].owner)
+        state = attacked(state, first.unit.owner, enemy[0].owner, target, str(first.unit.ref))
         if defence.retreat:
             moved = retreat(state, enemy, attackers, rules, ex, cuts)
             if moved is not None:

@@ -331,12 +331,12 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                 f"{u.ref} destroyed by interdiction fire at {fired_at}",
                 f"{u.ref} уничтожена огнем на отсечение в {fired_at}",
             )
-            return crossing(gone, u.owner, path[1:]), Result(
+            return crossing(gone, u.owner, path[1:], str(u.ref)), Result(
                 order.format("ru"), outcome, ex.freeze(), tuple(cuts)
             )
         new = hit
         new_state = state.with_units([new, *_collisions(state, new, rules)])
-        new_state = crossing(new_state, u.owner, path[1:])
+        new_state = crossing(new_state, u.owner, path[1:], str(u.ref))
         return new_state, Result(order.format("ru"), where(new), ex.freeze(), tuple(cuts))
 
 

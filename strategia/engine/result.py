@@ -50,6 +50,21 @@ class Result:
     def was_cut(self) -> bool:
         return bool(self.cuts)
 
+    @property
+    def cut_to_nothing(self) -> bool:
+        """Whether 9.3 cut the order to nothing at all: cut, and nothing of it was done (no
+        time of the turn used, no fire that hit, no attacker that struck). The player is told
+        where its unit stands, as for any order carried out «as far as possible»; the mediator
+        is shown it cut to nothing («сокращен до нуля»). Read from what the journal keeps (the
+        cuts and the explanation's first step), so it is the same after the game is reopened."""
+        if not self.cuts:
+            return False
+        value = self.explanation.value
+        zero = isinstance(value, int | float) and not isinstance(value, bool) and value == 0
+        if self.battle is not None and self.battle.outcome == "no_battle":
+            return not self.battle.units and (value is None or zero)
+        return zero and (self.explanation.unit == "turn" or self.explanation.rule == "9.7")
+
     def text(self, lang: Lang = "en") -> str:
         return self.outcome(lang)
 

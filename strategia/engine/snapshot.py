@@ -18,7 +18,7 @@ from typing import Any
 from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell, Direction
 from strategia.core.layered import Layered
-from strategia.engine.state import Busy, Closure, GameState, Interdiction, UnitState
+from strategia.engine.state import Busy, Closure, GameState, Interdiction, UnitState, WarStart
 from strategia.notation.orders import Statute
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import CorpsKind, DivisionKind, Formation, RegimentKind, RegimentsFacing
@@ -170,6 +170,14 @@ def closure_from_json(d: Any) -> Closure:
     return Closure(cell_from_json(d[0]), str(d[1]), int(d[2]))
 
 
+def war_to_json(x: WarStart) -> list[Any]:
+    return [x.turn, x.violator, x.victim, cell_to_json(x.cell), x.unit, x.began]
+
+
+def war_from_json(d: Any) -> WarStart:
+    return WarStart(int(d[0]), str(d[1]), str(d[2]), cell_from_json(d[3]), str(d[4]), bool(d[5]))
+
+
 def interdiction_to_json(f: Interdiction) -> list[Any]:
     return [cell_to_json(f.cell), f.side, f.loss, f.turn, ref_to_json(f.by)]
 
@@ -213,6 +221,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "engaged": [ref_to_json(r) for r in sorted(state.engaged, key=str)],
         "committed": [ref_to_json(r) for r in sorted(state.committed, key=str)],
         **({"statutes": [statute_to_json(*x) for x in state.statutes]} if state.statutes else {}),
+        **({"war_log": [war_to_json(x) for x in state.war_log]} if state.war_log else {}),
     }
 
 
@@ -234,6 +243,7 @@ def state_from_json(d: Mapping[str, Any], scenario: Scenario) -> GameState:
             engaged=frozenset(ref_from_json(r) for r in d.get("engaged", ())),
             committed=frozenset(ref_from_json(r) for r in d.get("committed", ())),
             statutes=tuple(statute_from_json(x) for x in d.get("statutes", ())),
+            war_log=tuple(war_from_json(x) for x in d.get("war_log", ())),
         )
     except SnapshotError:
         raise

@@ -151,6 +151,20 @@ class Interdiction:
     by: UnitRef
 
 
+@dataclass(frozen=True, slots=True)
+class WarStart:
+    """A border crossed into a state not at war with the crosser (9.1): on which turn, by which
+    state's unit, into which state, on which cell; `began` for the crossing that began the war
+    (a neutral's border crossed later brings it in)."""
+
+    turn: int
+    violator: str  # state codes
+    victim: str
+    cell: Cell
+    unit: str = ""  # the unit that crossed (or attacked), as written
+    began: bool = False
+
+
 @dataclass(frozen=True)
 class GameState:
     """Every unit's position and condition at one moment of the game."""
@@ -162,6 +176,7 @@ class GameState:
     closures: tuple[Closure, ...] = ()
     at_war: bool = False
     wars: frozenset[tuple[str, str]] = frozenset()  # pairs of state codes at war (9.1)
+    war_log: tuple[WarStart, ...] = ()  # how each war began (9.1), in turn
     interdictions: tuple[Interdiction, ...] = ()
     engaged: frozenset[UnitRef] = frozenset()  # attacked this turn (9.8c: cannot support)
     committed: frozenset[UnitRef] = frozenset()  # supporting a battle this turn (9.8c)

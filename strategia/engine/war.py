@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
-from strategia.engine.state import GameState
+from strategia.engine.state import GameState, WarStart
 from strategia.explain.trace import record
 
 
@@ -18,8 +18,10 @@ def _pair(a: str, b: str) -> tuple[str, str]:
     return x, y
 
 
-def _declare(state: GameState, violator: str, victim: str) -> GameState:
-    """War between the two states, and between the main sides if it had not begun."""
+def _declare(state: GameState, violator: str, victim: str, cell: Cell, unit: str) -> GameState:
+    """War between the two states, and between the main sides if it had not begun; how it
+    began is kept (`GameState.war_log`: the turn, the states, the cell, the unit), for the
+    announcement to every side (`strategia.game.war_news`)."""
     wars = set(state.wars)
     new = _pair(violator, victim) not in wars
     wars.add(_pair(violator, victim))
@@ -45,11 +47,15 @@ def _declare(state: GameState, violator: str, victim: str) -> GameState:
             kind="note",
             rule="9.1",
         )
-    return state.evolve(at_war=True, wars=frozenset(wars))
+    log = state.war_log
+    if new or began:
+        log = (*log, WarStart(state.turn, violator, victim, cell, unit, began))
+    return state.evolve(at_war=True, wars=frozenset(wars), war_log=log)
 
 
-def crossing(state: GameState, owner: str, cells: list[Cell]) -> GameState:
-    """The state after a unit of `owner` entered `cells`: war where a border was crossed."""
+def crossing(state: GameState, owner: str, cells: list[Cell], unit: str = "") -> GameState:
+    """The state after a unit of `owner` (`unit`) entered `cells`: war where a border was
+    crossed."""
     st = state.grid.state
     codes = [s.code for s in state.scenario.states]
     for c in cells:
@@ -57,12 +63,15 @@ def crossing(state: GameState, owner: str, cells: list[Cell]) -> GameState:
             continue
         k = int(st[c.lon - 1, c.lat - 1])
         if k and codes[k - 1] != owner and not state.at_war_between(owner, codes[k - 1]):
-            state = _declare(state, owner, codes[k - 1])
+            state = _declare(state, owner, codes[k - 1], c, unit)
     return state
 
 
-def attacked(state: GameState, attacker: str, defender: str) -> GameState:
-    """An attack on another state's troops is a crossing of its border (9.1)."""
+def attacked(
+    state: GameState, attacker: str, defender: str, cell: Cell, unit: str = ""
+) -> GameState:
+    """An attack on another state's troops (on `cell`, led by `unit`) is a crossing of its
+    border (9.1)."""
     if attacker == defender or state.at_war_between(attacker, defender):
         return state
-    return _declare(state, attacker, defender)
+    return _declare(state, attacker, defender, cell, unit)

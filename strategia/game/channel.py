@@ -17,16 +17,21 @@ The mediator's interventions (9.4: weather closing a road) are announced to ever
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
+from strategia.engine.battle_record import BattleRecord
 from strategia.engine.result import Result
-from strategia.explain.trace import Explained, Step
+from strategia.explain.trace import Explained, Folded, Step
+from strategia.game import war_news
 from strategia.game.accounts import Told, told
 from strategia.game.game import Game, GameError
+from strategia.game.report_render import fight_cell
+from strategia.game.report_strike import side_facts
 from strategia.game.views import SideView, side_context, view_for
 from strategia.notation.orders import parse_order
 from strategia.rules.kinds import side_name
@@ -66,7 +71,8 @@ class SideChannel:
     def told(self) -> list[dict[str, Any]]:
         """The side's journal: what it was told of each result (its own orders with their
         outcome, the battles it fought as it saw them), its answers, the announcements, and its
-        orders sealed for the turn (level 3), in the order they happened."""
+        orders sealed for the turn (level 3), the start of the war as it may hear of it (9.1,
+        `war_news`), in the order they happened."""
         out: list[tuple[int, dict[str, Any]]] = []
         for seq, turn, _, r in self.game.results:
             t = told(r, self.side)
@@ -78,6 +84,8 @@ class SideChannel:
             out.append(
                 (self._seq_of_text(text), {"kind": "announcement", "turn": turn, "text": text})
             )
+        for n in war_news.news(self.game, self.side):
+            out.append((n.seq, {"kind": "war", "turn": n.turn, "text": n.text.to_json()}))
         out += self._decisions()
         for seq, who, order in self.game.queued:
             if who == self.side:
@@ -105,6 +113,8 @@ class SideChannel:
             elif d["kind"] == "extend":
                 note = f": {d['text']}" if d.get("text") else ""
                 lines.append(f"  [{words[2]}] {_extended(d['minutes'], lang)}{note}")
+            elif d["kind"] == "war":
+                lines.append(f"  [{words[2]}] {Text.of(d['text'])(lang)}")
             elif d["kind"] in ("announcement", "reject", "amend"):
                 amended = f" → {d['order']}" if "order" in d else ""
                 lines.append(f"  [{words[2]}] {d['text']}{amended}")
@@ -118,12 +128,23 @@ class SideChannel:
         out = []
         for _, t, _, r in self.game.results:
             account = told(r, self.side)
-            if account is None or account.battle is None:
+            if account is None:
                 continue
-            if (turn is not None and t != turn) or (at is not None and account.battle.target != at):
+            own = r.by == self.side and r.explanation.rule == "9.7"  # its own battery's fire
+            rec = account.battle
+            if rec is None and own and (cell := fight_cell(r)) is not None:
+                rec = BattleRecord(f"{cell[0]},{cell[1]}", self.side, "", "strike", side=self.side)
+            if rec is None:
                 continue
-            out.append((t, _as_result(account)))
+            if (turn is not None and t != turn) or (at is not None and rec.target != at):
+                continue
+            facts = Folded(r.explanation.head(), partial(side_facts, r.explanation))
+            out.append((t, _as_result(replace(account, battle=rec), facts if own else None)))
         return out
+
+    def war(self) -> Text | None:
+        """The start of the war as the side was told it (9.1; None: not at war yet)."""
+        return war_news.banner(self.game.state, self.side)
 
     def score(self) -> Explained[float]:
         """The side's score, told when the war is over (1.1, 1.5); refused before."""
@@ -211,9 +232,10 @@ def _extended(minutes: float, lang: Lang) -> str:
     return f"время хода продлено на {m} мин"
 
 
-def _as_result(t: Told) -> Result:
-    """A side's account as a result the battle reports read (no breakdown, no cuts)."""
-    return Result(t.order or "", t.text, Step(t.text), (), battle=t.battle)
+def _as_result(t: Told, facts: Step | None = None) -> Result:
+    """A side's account as a result the battle reports read (no breakdown, no cuts; of its own
+    battery's fire, the facts of it: `report_strike.side_facts`, worked out when read)."""
+    return Result(t.order or "", t.text, facts or Step(t.text), (), battle=t.battle)
 
 
 def channel(game: Game, side: str) -> SideChannel:

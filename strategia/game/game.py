@@ -16,13 +16,13 @@ from typing import Any, TypeVar
 
 from strategia.core.collector import collector_paused
 from strategia.core.errors import InactiveRuleError, Problem, RuleDataError
-from strategia.core.i18n import Lang
-from strategia.engine import flow
-from strategia.engine.apply import apply
+from strategia.core.i18n import Lang, Text
+from strategia.engine import flow, refusals
+from strategia.engine.apply import acting_unit, apply
 from strategia.engine.result import Result
 from strategia.engine.state import GameState
 from strategia.explain.trace import Explained
-from strategia.game import textform
+from strategia.game import textform, war_news
 from strategia.game.clock import check_clock_level
 from strategia.game.history import GameError, game_rules
 from strategia.game.knowledge import side_question
@@ -41,9 +41,11 @@ from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import format_scenario, load_scenario
 
 PHASES = ("deployment", "combat", "peace")  # 1.5: planning is done in the scenario
+# the mediator's mark on an order 9.3 cut to nothing at all (the player is not told: 9.3)
+NOTHING = Text("cut to nothing (9.3)", "сокращен до нуля (9.3)")
 T = TypeVar("T")
 
-__all__ = ["PHASES", "Game", "GameError"]
+__all__ = ["NOTHING", "PHASES", "Game", "GameError"]
 
 
 class Game(Mediation):
@@ -226,6 +228,7 @@ class Game(Mediation):
             who = known or owner
             self._on_time(who, text)
             if self.simultaneous:
+                refusals.garrison(order, acting_unit(order), self.rules)  # 3.6: never, at once
                 if who != owner:  # the same words whether the unit is the enemy's or nobody's
                     raise GameError(
                         f"{text}: {who} has no unit {order.unit} on the map",
@@ -339,12 +342,19 @@ class Game(Mediation):
         }[lang]
         lines = [f"«{self.scenario.name}» — {'уровень' if lang == 'ru' else 'level'} {self.level}"]
         turn = 0
-        for _, t, side, r in self.results:
+        news: dict[int, list[str]] = {}
+        for n in war_news.news(self):
+            news.setdefault(n.seq, []).append(f"  [{words[4]}, {n.turn}] {n.text(lang)}")
+        for k, (seq, t, side, r) in enumerate(self.results):
             if t != turn:
                 turn = t
                 lines.append(f"\n{words[0]} {t}")
             who = f"{side_name(side, lang, capital=True)}: " if side else ""
-            lines.append(f"  {who}{r.order}  →  {r.outcome(lang)}")
+            nothing = f"  [{NOTHING(lang)}]" if r.cut_to_nothing else ""
+            lines.append(f"  {who}{r.order}  →  {r.outcome(lang)}{nothing}")
+            if k + 1 == len(self.results) or self.results[k + 1][0] != seq:
+                lines += news.pop(seq, [])
+        lines += [x for more in news.values() for x in more]
         for a in self.answers:
             lines.append(
                 f"  [{words[2]}, {side_name(a['side'], lang)}, {a['turn']}] {a['question']}"

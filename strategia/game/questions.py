@@ -38,6 +38,16 @@ from strategia.notation.refs import (
 from strategia.rules.kinds import Side
 from strategia.theatre import terrain
 
+# One example of each form the reader takes (the table above), (Russian, English): what the
+# screens show beside a question's input.
+EXAMPLES = (
+    ("есть ли войска в 40,21?", "troops in 40,21?"),
+    ("сколько дивизий в 40,21?", "how many divisions in 40,21?"),
+    ("где 17 с.д.?", "where is 17 RD?"),
+    ("пункты мобилизации?", "mobilisation points?"),
+    ("какие войска в 40,21?", "what troops in 40,21?"),
+)
+
 # fmt: off
 KINDS = ("presence", "count", "kind", "where", "place", "mobilisation")
 COST_PARAM = {"presence": "cost_yes_no", "place": "cost_yes_no", "count": "cost_number",

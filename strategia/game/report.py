@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from strategia.core.i18n import Lang
+from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import divisions, fixed, num, pct
 from strategia.engine.battle_record import BattleRecord, Fighting
 from strategia.explain.render import rule_label
@@ -57,14 +57,18 @@ def battle_report(
     *,
     turn: int | None = None,
     explanation: Step | None = None,
+    outcome: Text | None = None,
+    tree: bool = True,
 ) -> BattleReport:
     """The report of one battle (or strike) from its record (and its explanation, for the
-    steps)."""
+    steps; `outcome`, a strike's that closed a road or a bridge). `tree` False: the report
+    keeps no breakdown (a side's copy of a strike: the facts of its own battery only)."""
     f = facts(explanation)
     if rec.outcome == "strike":
-        title, summary, header, rows, lines = strike_parts(rec, lang, turn, explanation)
+        title, summary, header, rows, lines = strike_parts(rec, lang, turn, explanation, outcome)
+        shown = explanation if tree else None
         return BattleReport(
-            lang, title, summary, header, rows, lines, reconstructed(f, lang), explanation, rec
+            lang, title, summary, header, rows, lines, reconstructed(f, lang), shown, rec
         )
     head = w("battle", lang, target=rec.target)
     title = f"{head}, {w('turn', lang, turn=turn)}." if turn is not None else f"{head}."

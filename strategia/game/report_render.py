@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from strategia.core.i18n import Lang
+from strategia.engine.battle_record import BattleRecord
 from strategia.engine.result import Result
 from strategia.explain.render import STYLE as TREE_STYLE
 from strategia.explain.render import explanation_html, explanation_text
@@ -32,7 +33,8 @@ text-align:left}
 .sr-report .rec{color:#7a4a00;font-size:11px}
 .sr-report .rec ul{margin:2px 0 2px 16px;padding:0}
 .sr-report details{margin-top:4px}
-@media print{.sr-report details.tree{display:none}.sr-report details.rec>ul{display:block}
+.sr-report .rec-list p{margin:6px 0 2px}
+@media print{.sr-report details.tree{display:none}
 .sr-report{font-size:11pt}
 .sr-battle{page-break-inside:avoid}}
 """
@@ -48,8 +50,9 @@ def _code(text: str) -> str:
     return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
 
 
-def html_fragment(rep: BattleReport, tree: bool = True) -> str:
-    """One battle's report as HTML (for the console and inside a page)."""
+def html_fragment(rep: BattleReport, tree: bool = True, folds: bool = True) -> str:
+    """One battle's report as HTML (for the console and inside a page). `folds` False (a page
+    to print): the reconstructed values laid out open, not in a fold."""
     lang = rep.lang
     lines = [f"<p><b>{_e(rep.title)}</b> {_e(rep.summary[0][1])}</p>"]
     lines += [
@@ -68,10 +71,11 @@ def html_fragment(rep: BattleReport, tree: bool = True) -> str:
     if rep.reconstructed:
         rec = "".join(f"<li>{_e(r)}</li>" for r in rep.reconstructed)
         tail = _code(w("rec_tail", lang))
-        lines.append(
-            f"<details class='rec'><summary>[{_e(w('rec', lang))}: {len(rep.reconstructed)}] "
-            f"{tail}</summary><ul>{rec}</ul></details>"
-        )
+        head = f"[{_e(w('rec', lang))}: {len(rep.reconstructed)}] {tail}"
+        if folds:
+            lines.append(f"<details class='rec'><summary>{head}</summary><ul>{rec}</ul></details>")
+        else:
+            lines.append(f"<div class='rec rec-list'><p>{head}</p><ul>{rec}</ul></div>")
     if tree and rep.tree is not None:
         lines.append(
             f"<details class='tree'><summary>{_e(w('tree', lang))}</summary>"
@@ -92,9 +96,35 @@ def _tree(r: Result) -> Step | None:
     return None if r.battle is not None and r.battle.side else r.explanation
 
 
-def _item(r: Result, lang: Lang, turn: int | None) -> str:
+def record_of(r: Result) -> BattleRecord | None:
+    """A battle's or strike's record; a strike on a road or a bridge, or interdiction fire,
+    has none of its own: one with no units is made for its report."""
     if r.battle is not None:
-        return html_fragment(battle_report(r.battle, lang, turn=turn, explanation=_tree(r)))
+        return r.battle
+    cell = fight_cell(r)
+    if r.explanation.rule != "9.7" or cell is None:
+        return None
+    return BattleRecord(f"{cell[0]},{cell[1]}", r.by, "", "strike")
+
+
+def report_of(r: Result, lang: Lang, turn: int | None) -> BattleReport | None:
+    """The report of a battle or a strike (None: the result is neither). A strike's is written
+    with its facts from the explanation (a side's account has its own battery's only, and no
+    breakdown)."""
+    rec = record_of(r)
+    if rec is None:
+        return None
+    if rec.outcome == "strike":
+        return battle_report(
+            rec, lang, turn=turn, explanation=r.explanation, outcome=r.outcome, tree=not rec.side
+        )
+    return battle_report(rec, lang, turn=turn, explanation=_tree(r))
+
+
+def _item(r: Result, lang: Lang, turn: int | None, folds: bool = True) -> str:
+    rep = report_of(r, lang, turn)
+    if rep is not None:
+        return html_fragment(rep, folds=folds)
     title = r.explanation.label(lang)
     head = f"{title}, {w('turn', lang, turn=turn)}." if turn is not None else f"{title}."
     return (
@@ -105,8 +135,9 @@ def _item(r: Result, lang: Lang, turn: int | None) -> str:
 
 
 def page(title: str, results: Sequence[tuple[int, Result]], lang: Lang = "ru") -> str:
-    """A whole HTML page of reports that prints well (the full trees fold away on paper)."""
-    body = "".join(_item(r, lang, t) for t, r in results) or "<p>—</p>"
+    """A whole HTML page of reports that prints well: the summary, the table per unit, the
+    steps and the reconstructed values laid out open; the full trees fold away on paper."""
+    body = "".join(_item(r, lang, t, folds=False) for t, r in results) or "<p>—</p>"
     return (
         f"<!DOCTYPE html><html lang='{lang}'><head><meta charset='utf-8'>"
         f"<title>{_e(title)}</title><style>{CSS}</style>{TREE_STYLE}</head>"
@@ -150,8 +181,9 @@ def text(rep: BattleReport) -> str:
 def turn_markdown(title: str, results: Sequence[tuple[int, Result]], lang: Lang = "ru") -> str:
     out = [f"# {title}", ""]
     for t, r in results:
-        if r.battle is not None:
-            out.append(markdown(battle_report(r.battle, lang, turn=t, explanation=_tree(r))))
+        rep = report_of(r, lang, t)
+        if rep is not None:
+            out.append(markdown(rep))
         else:
             head = f"{r.explanation.label(lang)}, {w('turn', lang, turn=t)}."
             out += [f"**{head}** {r.outcome(lang)}.", ""]
@@ -161,8 +193,9 @@ def turn_markdown(title: str, results: Sequence[tuple[int, Result]], lang: Lang 
 def turn_text(title: str, results: Sequence[tuple[int, Result]], lang: Lang = "ru") -> str:
     out = [title]
     for t, r in results:
-        if r.battle is not None:
-            out.append(text(battle_report(r.battle, lang, turn=t, explanation=_tree(r))))
+        rep = report_of(r, lang, t)
+        if rep is not None:
+            out.append(text(rep))
         else:
             out.append(
                 f"{r.explanation.label(lang)}, {w('turn', lang, turn=t)}. {r.outcome(lang)}."
@@ -175,10 +208,10 @@ def report_json(results: Sequence[tuple[int, Result]], lang: Lang = "ru") -> lis
     out: list[dict[str, Any]] = []
     for t, r in results:
         item: dict[str, Any] = {"turn": t, "order": r.order, "outcome": r.outcome.to_json()}
-        if r.battle is not None:
-            rep = battle_report(r.battle, lang, turn=t, explanation=_tree(r))
+        rep = report_of(r, lang, t)
+        if rep is not None:
             item |= {
-                "battle": r.battle.to_json(),
+                "battle": rep.record.to_json(),
                 "report": {
                     "lang": lang,
                     "title": rep.title,

@@ -42,7 +42,7 @@ def download_link(name: str, data: str, label: str, mime: str = "text/html") -> 
 def item_label(turn: int, r: Result, lang: Lang) -> str:
     """A fight in the list: its turn, what it was and how it ended."""
     head = Text("turn", "ход")(lang)
-    if r.battle is not None:
+    if r.battle is not None and r.battle.outcome != "strike":
         what = Text(f"battle for {r.battle.target}", f"бой за {r.battle.target}")(lang)
         who = side_name(r.battle.attacker, lang, capital=True)
         return f"{head} {turn} · {what} · {who} → {r.outcome(lang)}"
@@ -79,6 +79,12 @@ class BattlesPanel:
         self.turn.value = chosen
         self._fill()
 
+    def forget(self) -> None:
+        """Another viewer: the chosen report is dropped (it was that viewer's account)."""
+        self.list.value = None
+        self.report.value = ""
+        self.files.value = ""
+
     def _fill(self) -> None:
         lang = self.c.lang
         chosen = self.list.value
@@ -112,7 +118,8 @@ class BattlesPanel:
         name = self.c.game.journal.path.stem
         if n is not None and 0 <= n < len(self.items):
             t, r = self.items[n]
-            target = r.battle.target.replace(",", "-") if r.battle else f"{n}"
+            cell = rr.fight_cell(r)
+            target = f"{cell[0]}-{cell[1]}" if cell else f"{n}"
             title = f"{r.explanation.label(lang)}, {Text('turn', 'ход')(lang)} {t}"
             links.append(
                 download_link(

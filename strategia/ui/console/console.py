@@ -25,41 +25,18 @@ from strategia.engine.state import GameState
 from strategia.game import report_render as rr
 from strategia.game.game import Game, GameError
 from strategia.game.views import mediator_view, to_geojson, view_for
+from strategia.game.war_news import banner
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import side_name
 from strategia.ui.console.panels import Panels
 from strategia.ui.console.sessions import open_game, pointer
+from strategia.ui.console.status import T, breakdown_html, status_html
 from strategia.ui.widgets import hover, layers, marks
 from strategia.ui.widgets.clock import ClockLabel
 from strategia.ui.widgets.mapview import MapView
+from strategia.ui.widgets.notes import war_banner_html
 from strategia.ui.widgets.order_form import error_html, submit_on_enter
 from strategia.ui.widgets.watch import caught_up, watch
-
-T = {
-    "turn": Text("Turn", "Ход"),
-    "to_move": Text("to move", "ходят"),
-    "phase": Text("phase", "этап"),
-    "end_turn": Text("End turn", "Конец хода"),
-    "execute": Text("Execute the turn", "Исполнить ход"),
-    "undo": Text("Undo", "Отменить"),
-    "view": Text("View", "Вид"),
-    "mediator": Text("mediator", "посредник"),
-    "working": Text("working…", "идет расчет…"),
-    "clock_on": Text("with clocks", "с часами"),
-    "no_clock": Text("no clock", "без часов"),
-    "find": Text("Find", "Найти"),
-    "legend": Text("Legend", "Условные знаки"),
-    "whole": Text("Whole map", "Вся карта"),
-    "cut": Text(
-        "cut by the rules (9.3), for the mediator", "сокращено по правилам (9.3), для посредника"
-    ),
-    "history": Text("history: the game as it was", "история: игра, какой она была"),
-}
-PHASES = {
-    "deployment": Text("deployment", "развертывание"),
-    "combat": Text("war", "война"),
-    "peace": Text("peace talks", "мирные переговоры"),
-}
 
 
 def _e(text: object) -> str:
@@ -140,6 +117,9 @@ class Console:
         self.last: Result | None = None
         self.history: int | None = None  # the journal entry shown, None: the game now
         self.past: GameState | None = None  # the state after that entry
+        self.past_move: tuple[str, str] = (game.side, game.phase)  # whose move, the phase then
+        self.inspected: UnitRef | None = None  # a unit clicked while looking back
+        self._move = (game.state.turn, game.side)  # the move the inputs were filled for
         self.destroyed: dict[str, tuple[int, int, int]] = {}  # unit -> where, and on which turn
         self._where: dict[str, tuple[int, int]] = {}
         self.reach_costs: dict[tuple[int, int], float] = {}
@@ -168,6 +148,7 @@ class Console:
         submit_on_enter(self.find_box, lambda: self.find(self.find_box.value))
         self.mapview = MapView(game.state.theatre, game.level, self.click, self.lang)
         self.mapview.on_hover = self.hover
+        self.war_line = self.mapview.banner  # the start of the war (9.1), over the map
         self.panels = Panels(self, self.go_to)
         legend = w.HTML(
             "<details style='max-width:720px'><summary style='font-size:12px;cursor:pointer'>"
@@ -179,9 +160,14 @@ class Console:
             description=T["whole"](self.lang), layout=w.Layout(width="100px"), icon="expand"
         )
         self.whole.on_click(lambda _: self.mapview.fit())
+        self.back_button = w.Button(
+            description=T["back"](self.lang), button_style="info", icon="step-forward",
+            layout=w.Layout(width="150px", display="none"),
+        )  # fmt: skip
+        self.back_button.on_click(lambda _: self.show_history(None))
         tools = w.HBox(
-            [self.view_choice, self.end_button, self.undo_button, self.find_box,
-             self.find_button, self.whole],
+            [self.view_choice, self.back_button, self.end_button, self.undo_button,
+             self.find_box, self.find_button, self.whole],
             layout=w.Layout(flex_flow="row nowrap", align_items="center", overflow="hidden"),
         )  # fmt: skip
         self.message.layout = w.Layout(flex="0 1 auto", max_width="45%", overflow="hidden")
@@ -248,25 +234,22 @@ class Console:
     def refresh(self) -> None:
         g = self.game
         lang = self.lang
-        clock = T["no_clock"](lang) if not g.clocked else T["clock_on"](lang)
-        who = (
-            Text("every side gives orders", "приказы отдают все стороны")(lang)
-            if g.simultaneous
-            else f"ходят <b>{_e(side_name(g.side, lang))}</b>"
-            if lang == "ru"
-            else f"<b>{_e(side_name(g.side, lang))}</b> to move"
-        )
-        past = f" — <b style='color:#8a5a00'>{T['history'](lang)}</b>" if self.history else ""
-        self.status.value = (
-            f"<b>{_e(g.scenario.name)}</b> — {T['turn'](lang)} {self.shown.turn}, {who}, "
-            f"{T['phase'](lang)}: {PHASES.get(g.phase, Text(g.phase))(lang)}, "
-            f"{Text('level', 'уровень')(lang)} {g.level}, {clock}{past}"
-        )
+        looking_back = self.history is not None
+        side, phase = self.past_move if looking_back else (g.side, g.phase)
+        self.status.value = status_html(g, self.shown.turn, side, phase, looking_back, lang)
+        told = banner(self.shown, self.viewer)
+        self.mapview.show_banner(war_banner_html(told, lang))
+        if (g.state.turn, g.side) != self._move:  # the turn passed: its inputs are done with
+            self._move = (g.state.turn, g.side)
+            self.panels.clear_inputs()
         self._track_destroyed()
         self.mapview.show_units(self.units_geojson())
         self.mapview.show_fights(self.fight_marks())
         self._undo_label()
+        self.end_button.disabled = looking_back or g.phase == "peace"
+        self.back_button.layout.display = "flex" if looking_back else "none"
         self.panels.refresh(self.history)
+        self.panels.set_playing(not looking_back)
         self.clock.tick()
 
     def _undo_label(self) -> None:
@@ -326,6 +309,11 @@ class Console:
     # --- actions ------------------------------------------------------------------------------
 
     def set_viewer(self, viewer: str) -> None:
+        """Show the map and the tabs as `viewer` may see them: what was shown for another
+        viewer (the mediator's breakdown of the last order, its cuts, an error) is cleared."""
+        if viewer != self.viewer:
+            self.message.value = ""
+            self.panels.viewer_changed(viewer)
         self.viewer = viewer
         if self.selected is not None and viewer not in ("mediator", self._side_of(self.selected)):
             self.selected = None
@@ -349,6 +337,11 @@ class Console:
         cell = Cell(round(x), round(y))
         name = properties.get("unit") if properties else None
         ref = UnitRef.parse(str(name)) if name else None
+        if self.history is not None:  # looking back: a unit is shown as it was, nothing given
+            there = [u.ref for u in self.shown.occupants(cell)]
+            self.inspected = ref if ref in self.shown.units else there[0] if there else None
+            self.panels.refresh(self.history)
+            return
         if ref is None:
             mine = [u.ref for u in self.game.state.occupants(cell) if self.commands(u.ref)]
             ref = mine[0] if mine else None
@@ -398,6 +391,10 @@ class Console:
     def go_to(self, x: int, y: int, zoom: float | None = None) -> None:
         self.mapview.go_to(x, y, zoom)
 
+    def playing(self) -> None:
+        """Refuse a command of the game while the map shows it as it was (the Journal's slider)."""
+        self._playing()
+
     def _playing(self) -> None:
         if self.history is not None:
             raise GameError(
@@ -429,19 +426,28 @@ class Console:
         return results
 
     def undo(self) -> None:
+        """Take back the last order or intervention; its result, if shown, is struck out."""
         with self.working():
             self._playing()
+            last = self.game.undoable()
             self.game.undo()
+            if last is not None:
+                what = str(last.data.get("order") or last.data.get("text") or "")
+                self.panels.orders.show_undone(what)
+                self.last = None
             self._show_reach()
             self.refresh()
 
     def show_history(self, seq: int | None) -> None:
         """The map as the game was after journal entry `seq` (None: as it is now)."""
         with self.working():
+            self.inspected = None
             if seq is None or seq >= len(self.game.journal.entries):
                 self.history, self.past = None, None
             else:
-                self.past = Game.open(self.game.journal.path, upto=seq).state
+                then = Game.open(self.game.journal.path, upto=seq)
+                self.past, self.past_move = then.state, (then.side, then.phase)
+                then.journal.close()
                 self.history = seq
                 self.selected = None
                 self.mapview.show_reach([])
@@ -450,19 +456,7 @@ class Console:
     def breakdown_html(self, result: Result) -> str:
         """An order's outcome, and for the mediator what was cut and the full breakdown (a
         battle's as its report)."""
-        out = f"<p><b>{_e(result.outcome(self.lang))}</b></p>"
-        if self.viewer == "mediator":
-            if result.cuts:
-                cuts = "".join(
-                    f"<li>[{_e(c.rule)}] {_e(c.reason(self.lang))}</li>" for c in result.cuts
-                )
-                out += f"<p style='color:#b00'>{T['cut'](self.lang)}:</p><ul>{cuts}</ul>"
-            if result.battle is not None:
-                return out + rr.report_html(result, self.lang, self.game.state.turn)
-            from strategia.explain.render import explanation_html
-
-            out += explanation_html(result.explanation, self.lang)
-        return out
+        return breakdown_html(result, self.viewer, self.lang, self.game.state.turn)
 
 
 __all__ = ["Console", "open_game"]

@@ -16,9 +16,11 @@ from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import turns
+from strategia.engine.state import GameState
 from strategia.game.channel import channel
 from strategia.game.game import Game
-from strategia.ui.widgets.order_form import submit_on_enter
+from strategia.notation.refs import UnitRef
+from strategia.ui.widgets.order_form import submit_on_enter, unit_info
 
 
 class Host(Protocol):
@@ -26,8 +28,13 @@ class Host(Protocol):
     lang: Lang
     games: Path
     viewer: str
+    inspected: UnitRef | None
+
+    @property
+    def shown(self) -> GameState: ...
 
     def refresh(self) -> None: ...
+    def playing(self) -> None: ...
     def undo(self) -> None: ...
     def working(self, errors: w.HTML | None = None) -> AbstractContextManager[None]: ...
     def reopen(self, path: Path, level: int | None = None) -> None: ...
@@ -137,6 +144,7 @@ class MediatorPanel:
 
     def do_intervene(self) -> None:
         with self.c.working(self.note_error):
+            self.c.playing()  # not while looking back
             cell = Cell.parse(self.note_cell.value) if self.note_cell.value.strip() else None
             text = self.note.value.strip() or "—"
             self.c.game.intervene(text, cell, int(self.note_turns.value) if cell else None)
@@ -192,12 +200,15 @@ class JournalPanel:
             description=Text("entry", "запись")(lang),
             layout=w.Layout(width="98%"),
         )
-        self.now = w.Button(description=Text("Back to now", "К текущему")(lang))
+        self.now = w.Button(
+            description=Text("Back to now", "К текущему ходу")(lang), button_style="info"
+        )
         self.where = w.HTML()
+        self.unit = w.HTML()  # a unit clicked while looking back, as it was then
         self.text = w.HTML()
         self.slider.observe(lambda ch: self._moved(int(ch["new"])), names="value")
         self.now.on_click(lambda _: self.c.show_history(None))
-        self.widget = w.VBox([w.HBox([self.slider, self.now]), self.where, self.text])
+        self.widget = w.VBox([w.HBox([self.slider, self.now]), self.where, self.unit, self.text])
         self._quiet = False
 
     def _moved(self, seq: int) -> None:
@@ -212,6 +223,8 @@ class JournalPanel:
         self.slider.max = max(n, 1)
         self.slider.value = n if at is None else at
         self._quiet = False
+        self.now.disabled = at is None
+        self.unit.value = "" if at is None else past_unit_html(self.c.shown, self.c.inspected, lang)
         if at is None:
             self.where.value = Text(
                 "<small>the game now; move the slider to see it at an earlier entry</small>",
@@ -234,3 +247,15 @@ class JournalPanel:
             else channel(g, self.c.viewer).journal_text(lang)  # the side's own journal
         )
         self.text.value = f"<pre style='font-size:11px'>{_e(text)}</pre>"
+
+
+def past_unit_html(state: GameState, ref: UnitRef | None, lang: Lang) -> str:
+    """A unit as it was at the journal entry looked back at (its cells, facing, formation,
+    regiments' strengths, the turn left, its work), or how to see one."""
+    if ref is None or ref not in state.units:
+        hint = Text(
+            "click a unit on the map to see it as it was then",
+            "щелкните по части на карте, чтобы увидеть ее такой, какой она была",
+        )
+        return f"<small><i>{hint(lang)}</i></small>"
+    return unit_info(state, ref, lang)

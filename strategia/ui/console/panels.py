@@ -20,6 +20,7 @@ from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
 from strategia.engine.result import Result
+from strategia.engine.state import GameState
 from strategia.explain.render import explanation_html
 from strategia.game import recon
 from strategia.game.channel import channel
@@ -31,6 +32,7 @@ from strategia.ui.console.mediator import JournalPanel, MediatorPanel
 from strategia.ui.console.rules import RatingWorkbench, rules_sheet_panel
 from strategia.ui.console.sealed import SealedPanel
 from strategia.ui.widgets.clock import ClockPanel
+from strategia.ui.widgets.notes import question_examples_html
 from strategia.ui.widgets.order_form import OrderForm, order_menu, submit_on_enter
 
 __all__ = ["Panels", "order_menu"]
@@ -59,13 +61,18 @@ class Console(Protocol):
     game: Game
     lang: Lang
     selected: UnitRef | None
+    inspected: UnitRef | None
     viewer: str
     games: Path
+
+    @property
+    def shown(self) -> GameState: ...
 
     def breakdown_html(self, r: Result) -> str: ...
     def refresh(self) -> None: ...
     def undo(self) -> None: ...
     def submit(self, text: str, errors: w.HTML | None = None) -> Result | None: ...
+    def playing(self) -> None: ...
     def working(self, errors: w.HTML | None = None) -> AbstractContextManager[None]: ...
     def reopen(self, path: Path, level: int | None = None) -> None: ...
     def show_history(self, seq: int | None) -> None: ...
@@ -88,24 +95,36 @@ class Panels:
         self.mediator = MediatorPanel(console)
         self.sealed = SealedPanel(console)
         self.clock = ClockPanel(console)
+        g = console.game
         self.recon_side = w.Dropdown(
             options=console._viewers()[1:], description=Text("side", "сторона")(lang)
         )
+        self._default_side()
         self.question = w.Text(placeholder="где 21 т.д.?", layout=w.Layout(width="98%"))
         self.ask = w.Button(description=Text("Ask", "Спросить")(lang))
+        self.ask_forms = w.HTML(question_examples_html(lang))
         self.ask_error = w.HTML()
         self.answers = w.HTML()
         self.ask.on_click(lambda _: self.do_ask())
         submit_on_enter(self.question, self.do_ask)
         self.recon_side.observe(lambda _: self.refresh(), names="value")
         self.score = w.HTML()
-        level = console.game.level
+        level = g.level
         self.tabs = w.Tab(
             children=[
                 self.orders.widget,
                 self.battles.widget,
                 self.journal.widget,
-                w.VBox([self.recon_side, self.question, self.ask, self.ask_error, self.answers]),
+                w.VBox(
+                    [
+                        self.recon_side,
+                        self.question,
+                        self.ask_forms,
+                        self.ask,
+                        self.ask_error,
+                        self.answers,
+                    ]
+                ),
                 self.score,
                 w.VBox([self.clock.widget, self.sealed.widget, self.mediator.widget]),
                 w.VBox(
@@ -125,6 +144,45 @@ class Panels:
         self.widget = w.VBox([w.HTML(TAB_CSS), self.tabs], layout=w.Layout(width="100%"))
 
     # --- what the console calls ---------------------------------------------------------------
+
+    def _default_side(self) -> None:
+        """The reconnaissance tab asks for the side to move (at level 3, the first side), or
+        the side the console is shown as."""
+        sides = [v for _, v in self.recon_side.options]
+        g = self.c.game
+        want = self.c.viewer if self.c.viewer in sides else g.side
+        if want in sides:
+            self.recon_side.value = want
+
+    def clear_inputs(self) -> None:
+        """The turn passed: what was typed for the move before is cleared (the order form,
+        notation, the question, the intervention) with their errors; the reconnaissance tab
+        turns to the side now to move."""
+        self.orders.clear()
+        self.question.value = ""
+        self.ask_error.value = ""
+        self.mediator.note.value = ""
+        self.mediator.note_cell.value = ""
+        self.mediator.note_error.value = ""
+        self._default_side()
+
+    def viewer_changed(self, viewer: str) -> None:
+        """Another viewer: the last order's breakdown and the errors shown for the one before
+        are cleared (the mediator's cuts never stay on a side's view)."""
+        self.orders.result.value = ""
+        self.orders.form_error.value = ""
+        self.orders.free_error.value = ""
+        self.ask_error.value = ""
+        self.battles.forget()
+        if viewer in [v for _, v in self.recon_side.options]:
+            self.recon_side.value = viewer
+
+    def set_playing(self, playing: bool) -> None:
+        """The game's commands, enabled only on the game now (not while looking back)."""
+        for b in (self.orders.give, self.orders.free_go, self.ask, self.mediator.intervene,
+                  self.mediator.peace, self.mediator.peace_yes, self.sealed.reject,
+                  self.sealed.amend, self.clock.extend):  # fmt: skip
+            b.disabled = not playing
 
     def set_target(self, cell: Cell) -> None:
         self.orders.set_target(cell)
@@ -182,6 +240,7 @@ class Panels:
     def do_ask(self) -> dict[str, Any] | None:
         answer = None
         with self.c.working(self.ask_error):
+            self.c.playing()  # not while looking back (Enter in the box, the button disabled)
             answer = self.c.game.ask(str(self.recon_side.value), self.question.value)
             self.c.refresh()
         return answer

@@ -21,7 +21,8 @@ from strategia.core.i18n import Lang, Text
 from strategia.engine.apply import apply
 from strategia.engine.result import Result
 from strategia.engine.state import GameState, initial_state
-from strategia.explain.render import explanation_html, fmt
+from strategia.explain.render import fmt
+from strategia.game import report_render as rr
 from strategia.notation.orders import parse_order
 from strategia.notation.refs import UnitRef
 from strategia.rules import load_ruleset
@@ -129,14 +130,17 @@ def fight(state: GameState, order: str, level: int = 2) -> Fought:
 
 
 def show_battle(f: Fought, lang: Lang | None = None) -> Html:
-    """The order, its outcome and the engine's breakdown."""
+    """The order and the battle's report, as the console shows it (`strategia.game.report`):
+    who struck whom, the forces and their ratio, the outcome, the table per unit, the steps
+    with their numbers, the reconstructed values it used."""
     lang = lang or lesson_lang()
-    head = (
-        f"<p><code>{html.escape(f.shown(lang))}</code></p>"
-        f"<p><b>{html.escape(f.result.outcome(lang))}</b></p>"
-    )
+    head = f"<p><code>{html.escape(f.shown(lang))}</code></p>"
     alt = f"{f.shown(lang)} → {f.result.outcome(lang)}"
-    return Html(head + explanation_html(f.result.explanation, lang), alt)
+    rep = rr.report_of(f.result, lang, None)
+    if rep is None:  # not a battle: its outcome
+        return Html(head + f"<p><b>{html.escape(f.result.outcome(lang))}</b></p>", alt)
+    body = rr.html_fragment(rep, tree=False)
+    return Html(f"{head}<style>{rr.CSS}</style><div class='sr-report'>{body}</div>", alt)
 
 
 # --- the sections -----------------------------------------------------------------------------

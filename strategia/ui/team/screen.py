@@ -35,6 +35,7 @@ from strategia.rules.kinds import side_name
 from strategia.ui.widgets import hover, layers
 from strategia.ui.widgets.clock import ClockLabel
 from strategia.ui.widgets.mapview import MapView
+from strategia.ui.widgets.notes import question_examples_html, war_banner_html
 from strategia.ui.widgets.order_form import OrderForm, error_html, submit_on_enter
 from strategia.ui.widgets.watch import caught_up, watch
 
@@ -83,6 +84,7 @@ class TeamScreen:
         self.message = w.HTML()
         self.busy = w.HTML(layout=w.Layout(width="110px"))
         self.mapview = MapView(game.state.theatre, game.level, self.click, self.lang)
+        self.war_line = self.mapview.banner  # the start of the war (9.1), over the map
         self.mapview.on_hover = lambda x, y, p: self.mapview.show_readout(
             hover.readout(self, x, y, p)
         )
@@ -91,7 +93,9 @@ class TeamScreen:
         self.journal = w.HTML(layout=w.Layout(max_height="70vh", overflow="auto"))
         self.question = w.Text(placeholder=T["question"](self.lang), layout=w.Layout(width="60%"))
         self.ask_button = w.Button(description=T["ask"](self.lang))
+        self.ask_forms = w.HTML(question_examples_html(self.lang))
         self.ask_error = w.HTML()
+        self._move = (game.state.turn, game.side)  # the move the inputs were filled for
         self.answers = w.HTML()
         self.ask_button.on_click(lambda _: self.ask(self.question.value))
         submit_on_enter(self.question, lambda: self.ask(self.question.value))
@@ -102,7 +106,14 @@ class TeamScreen:
             [
                 w.VBox([self.form.widget, self.given]),
                 self.journal,
-                w.VBox([w.HBox([self.question, self.ask_button]), self.ask_error, self.answers]),
+                w.VBox(
+                    [
+                        w.HBox([self.question, self.ask_button]),
+                        self.ask_forms,
+                        self.ask_error,
+                        self.answers,
+                    ]
+                ),
                 w.VBox([self.fight_choice, self.report]),
             ]
         )
@@ -168,10 +179,20 @@ class TeamScreen:
             f"<b>{_e(self.game.scenario.name)}</b>, {T['turn'](lang)} {st['turn']}, {move}, "
             f"{T['level'](lang)} {st['level']}"
         )
+        self.mapview.show_banner(war_banner_html(ch.war(), lang))
+        if (st["turn"], st["to_move"]) != self._move:  # the turn passed: inputs done with
+            self._move = (st["turn"], st["to_move"])
+            self.form.clear()
+            self.question.value = ""
+            self.ask_error.value = ""
         self.mapview.show_units(self.units_geojson())
         fights = ch.fights(st["turn"])
         self.mapview.show_fights(
-            [("battle", *_cell(r), r.outcome(lang)) for _, r in fights if r.battle is not None]
+            [
+                ("strike" if r.battle.outcome == "strike" else "battle", *_cell(r), r.outcome(lang))
+                for _, r in fights
+                if r.battle is not None
+            ]
         )
         self.form.refresh()
         self.clock.tick()

@@ -112,6 +112,11 @@ class MapView:
         self.readout = w.HTML(LABEL_CSS)
         self.map.add(L.LayersControl(position="topright"))
         self.map.add(L.WidgetControl(widget=self.readout, position="topright", transparent_bg=True))
+        # a banner over the map (the start of the war): on the screen without moving the layout
+        self.banner = w.HTML(layout=w.Layout(max_width="560px"))
+        self.map.add(
+            L.WidgetControl(widget=self.banner, position="bottomleft", transparent_bg=True)
+        )
         self.units.on_click(self._feature_click)
         self.units.on_hover(self._feature_hover)
         self.fights.on_hover(self._feature_hover)
@@ -176,6 +181,11 @@ class MapView:
             for p in marks.places(self.ds, self.level)
             if p["name"]
         ]
+
+    def show_banner(self, html: str) -> None:
+        """`html` as a banner in the map's corner ("": none)."""
+        if self.banner.value != html:
+            self.banner.value = html
 
     def show_readout(self, html: str) -> None:
         self.readout.value = LABEL_CSS + (f"<div class='sg-readout'>{html}</div>" if html else "")

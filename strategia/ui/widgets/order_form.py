@@ -17,6 +17,7 @@ from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num, pct, turns
 from strategia.engine.result import Result
+from strategia.engine.state import GameState
 from strategia.explain.render import rule_label
 from strategia.game.game import Game
 from strategia.notation import FORMS, Order
@@ -248,18 +249,38 @@ class OrderForm:
         else:
             self.result.value = self.c.breakdown_html(result)
 
+    def show_undone(self, what: str) -> None:
+        """The order (or intervention) `what` was taken back: its result, shown, is struck out
+        and said undone."""
+        done = Text("undone", "отменено")(self.c.lang)
+        self.result.value = f"<p><s>{_e(what)}</s> — <b>{done}</b></p>" if what else ""
+
+    def clear(self) -> None:
+        """Every input emptied (the turn passed), with its errors and the result shown."""
+        for box in self.fields.values():
+            if isinstance(box, w.Text):
+                box.value = ""
+            elif isinstance(box, w.Checkbox):
+                box.value = False
+        self._unit = ""
+        self.free.value = ""
+        self.form_error.value = ""
+        self.free_error.value = ""
+        self._prefill()
+        self._preview()
+
     def show_turn(self, results: list[Result]) -> None:
         self.result.value = "".join(f"<p>{_e(r.outcome(self.c.lang))}</p>" for r in results)
 
     def refresh(self) -> None:
-        self.unit_info.value = unit_info(self.c.game, self.c.selected, self.c.lang)
+        self.unit_info.value = unit_info(self.c.game.state, self.c.selected, self.c.lang)
         self._prefill()
         self._preview()
 
 
-def unit_info(g: Game, ref: UnitRef | None, lang: Lang) -> str:
+def unit_info(state: GameState, ref: UnitRef | None, lang: Lang) -> str:
     """The selected unit: where, facing, formation, regiments, the turn left, its work."""
-    u = g.state.units.get(ref) if ref else None
+    u = state.units.get(ref) if ref else None
     if u is None:
         hint = Text(
             "click a unit of the side to move on the map",
@@ -268,7 +289,7 @@ def unit_info(g: Game, ref: UnitRef | None, lang: Lang) -> str:
         return f"<i>{hint(lang)}</i>"
     regs = ", ".join(f"{r.kind.ru} {pct(r.strength, lang)}" for r in u.division.regiments)
     busy = f"; {u.busy.label(lang)} ({turns(u.busy.left, lang)})" if u.busy else ""
-    side = side_name(g.state.side_of(u.ref), lang, capital=True)
+    side = side_name(state.side_of(u.ref), lang, capital=True)
     left = Text("turn left", "остаток хода")(lang)
     return (
         f"<b>{_e(u.ref)}</b> ({_e(side)}) — {_e(', '.join(str(c) for c in u.cells))}, "

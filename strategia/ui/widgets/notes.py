@@ -1,0 +1,42 @@
+"""Short notes the screens share, as plain functions of what they show: the start of the war
+(9.1) as a banner, and the reconnaissance questions a side may ask (8.3), as examples."""
+
+from __future__ import annotations
+
+import html
+
+from strategia.core.i18n import Lang, Text
+from strategia.game.questions import EXAMPLES, FEATURES
+
+ASK_HEAD = Text("Questions (8.3), for example", "Вопросы (8.3), например")
+PLACES = Text("troops", "есть ли войска")
+
+
+def war_banner_html(told: Text | None, lang: Lang) -> str:
+    """The start of the war as the viewer was told it, as a banner (empty before the war)."""
+    if told is None:
+        return ""
+    style = (
+        "background:#fbe9e7e6;border-left:4px solid #b71c1c;padding:3px 8px;margin:2px 0;"
+        "font:12px/1.35 sans-serif;white-space:normal"
+    )
+    return f"<div class='sg-war' style='{style}'>⚔ {html.escape(told(lang))}</div>"
+
+
+def question_examples(lang: Lang) -> list[str]:
+    """The forms a question may take (`strategia.game.questions`), one example of each."""
+    return [ru if lang == "ru" else en for ru, en in EXAMPLES]
+
+
+def question_examples_html(lang: Lang) -> str:
+    """The accepted question forms, shown beside the question's input before any error."""
+    items = " · ".join(f"<code>{html.escape(q)}</code>" for q in question_examples(lang))
+    first, *rest = (ru if lang == "ru" else en for ru, en in FEATURES.values())
+    place = html.escape(f"{PLACES(lang)} {first} ({', '.join(rest)}) 30,27?")
+    return (
+        f"<div class='sg-ask-forms' style='font-size:11px;color:#555'>{ASK_HEAD(lang)}: {items}"
+        f" · <code>{place}</code></div>"
+    )
+
+
+__all__ = ["question_examples", "question_examples_html", "war_banner_html"]
