@@ -6,7 +6,7 @@ A side (a team at its screen, the command line with `--side`) talks to a game th
 result (`strategia.game.accounts`), its questions and answers without their truth, its battle
 reports, the mediator's announcements, its orders of the turn, its score once the war is over.
 It gives orders and asks questions through the same channel: its orders read against its own
-units only (`views.side_context`), its questions against what it knows by name
+units only (`side_context`), its questions against what it knows by name
 (`strategia.game.knowledge`: any designation may be asked about, and is paid for), so a refusal
 never tells an enemy unit from one that does not exist, and an error carries no more than the
 side may know.
@@ -32,7 +32,8 @@ from strategia.game.accounts import Told, told
 from strategia.game.game import Game, GameError
 from strategia.game.report_render import fight_cell
 from strategia.game.report_strike import side_facts
-from strategia.game.views import SideView, side_context, view_for
+from strategia.game.side_context import side_context
+from strategia.game.views import SideView, view_for
 from strategia.notation.orders import parse_order
 from strategia.rules.kinds import side_name
 

@@ -30,9 +30,9 @@ from strategia.game.mediation import Mediation
 from strategia.game.review import review
 from strategia.game.salvage import put_back, salvage
 from strategia.game.scoring import score
+from strategia.game.side_context import side_context
 from strategia.game.sqlite_file import remove_file
 from strategia.game.store import FORMAT, GameStore, StoreError
-from strategia.game.views import side_context
 from strategia.notation.orders import parse_order
 from strategia.rules import RuleSet
 from strategia.rules.kinds import side_name

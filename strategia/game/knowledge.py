@@ -20,7 +20,8 @@ from strategia.engine.result import Result
 from strategia.engine.state import GameState
 from strategia.game.accounts import told
 from strategia.game.questions import Question, parse_question
-from strategia.game.views import side_context, view_for
+from strategia.game.side_context import side_context
+from strategia.game.views import view_for
 from strategia.notation.refs import KnownUnits, UnitRef
 from strategia.rules import RuleSet
 from strategia.rules.kinds import Side

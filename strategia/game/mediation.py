@@ -10,8 +10,8 @@ from strategia.core.geometry import Cell
 from strategia.game.clock import Clock, clock_of
 from strategia.game.commands import Commands
 from strategia.game.history import GameError
+from strategia.game.side_context import side_context
 from strategia.game.store import Entry
-from strategia.game.views import side_context
 from strategia.notation.orders import parse_order
 from strategia.notation.refs import IllegalNotationError
 from strategia.rules.kinds import side_name
