@@ -311,7 +311,7 @@ def test_a_confirmed_strike_hits_every_side_in_contact() -> None:
     new, res = apply(st, parse_order("51 а.д. огонь по 7,3 (подтверждено)", st), R[2])
     assert new.unit(ref("1 с.д.")).division.strength == pytest.approx(0.725)
     assert new.unit(ref("101 с.д.")).division.strength == pytest.approx(0.725)
-    assert "losses 0.55 divisions" in res.outcome.en and "1 с.д. at 6,3" in res.outcome.en
+    assert "losses 0.55 of a division" in res.outcome.en and "1 с.д. at 6,3" in res.outcome.en
 
 
 def test_the_outcome_is_the_sum_of_each_unit_s_loss() -> None:
@@ -324,7 +324,7 @@ def test_the_outcome_is_the_sum_of_each_unit_s_loss() -> None:
     )
     new, res = apply(st, parse_order("51 а.д. огонь по 7,3", st), R[1])
     total = sum(1.0 - new.unit(ref(r)).division.strength for r in ("101 с.д.", "102 с.д."))
-    assert total == pytest.approx(1.0) and "losses 1 divisions" in res.outcome.en
+    assert total == pytest.approx(1.0) and "losses 1 division" in res.outcome.en
 
 
 # --- scoring (1.1, reconstructed) ------------------------------------------------------------------

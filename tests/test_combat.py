@@ -312,7 +312,7 @@ def test_seed_example_two_rifle_divisions_under_a_strike_lose_one() -> None:
     new, res = apply(st, parse_order("151 а.д. огонь по 22,10", st), R[1], side="blue")
     after = sum(u.division.strength for u in new.occupants(Cell(22, 10)))
     assert before - after == pytest.approx(1.0)  # one с.д.'s worth
-    assert "losses 1 divisions" in res.outcome.en
+    assert "losses 1 division" in res.outcome.en
 
 
 def test_seed_example_interdiction_costs_a_tank_corps_one_division() -> None:

@@ -85,10 +85,10 @@ def test_a_confirmed_strike_hits_each_unit_in_contact_by_the_ground_of_its_own_c
     for untouched in ("2 с.д.", "102 с.д.", "51 а.д."):
         assert strength(new, untouched) == 1.0, untouched
     assert res.outcome.en == (
-        "strike on 7,3: losses 0.45 divisions (in contact, hit too: 1 с.д. at 6,3)"
+        "strike on 7,3: losses 0.45 of a division (in contact, hit too: 1 с.д. at 6,3)"
     )
     assert res.outcome.ru == (
-        "удар по 7,3: потери 0.45 дивизии (в соприкосновении поражены также: 1 с.д. в 6,3)"
+        "удар по 7,3: потери 0,45 дивизии (в соприкосновении поражены также: 1 с.д. в 6,3)"
     )
     # the record: each unit hit, its cell, the ground's share, strength before and after
     target, beside = hit(res, "101 с.д."), hit(res, "1 с.д.")

@@ -12,7 +12,7 @@ from strategia.cli.output import Output
 from strategia.cli.words import line, phase, sides
 from strategia.core.geometry import Cell
 from strategia.core.numbers import num
-from strategia.explain.render import explanation_text
+from strategia.explain.render import explanation_text, rule_label
 from strategia.game.channel import ANSWER_KEYS, channel
 from strategia.game.game import Game, GameError
 from strategia.rules.kinds import side_name
@@ -192,7 +192,10 @@ def order(args: argparse.Namespace) -> Output:
         return Output(line("queued", args.lang, text=args.text), {"queued": True, **_status(g)})
     lines = [r.outcome(args.lang)]
     if args.explain:
-        lines += [line("cut", args.lang, rule=c.rule, reason=c.reason(args.lang)) for c in r.cuts]
+        lines += [
+            line("cut", args.lang, rule=rule_label(c.rule, args.lang), reason=c.reason(args.lang))
+            for c in r.cuts
+        ]
         lines += ["", *explanation_text(r.explanation, args.lang)]
     return Output("\n".join(lines), r.to_json())
 

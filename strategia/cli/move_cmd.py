@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from strategia.cli.output import Output
+from strategia.cli.words import line
 from strategia.core.errors import StrategiaError
 from strategia.engine.apply import apply
 from strategia.engine.movement import MODES, reach
 from strategia.engine.state import GameState, initial_state
-from strategia.explain.render import explanation_text
+from strategia.explain.render import explanation_text, rule_label
 from strategia.notation.orders import parse_order
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import Side, side_name
@@ -52,7 +53,9 @@ def move_command(args: argparse.Namespace) -> Output:
     _, result = apply(state, order, rules, side=side)
     lines = [result.outcome(args.lang)]
     for c in result.cuts:
-        lines.append(f"  cut [{c.rule}]: {c.reason(args.lang)}")
+        lines.append(
+            line("cut", args.lang, rule=rule_label(c.rule, args.lang), reason=c.reason(args.lang))
+        )
     lines += ["", *explanation_text(result.explanation, args.lang)]
     return Output("\n".join(lines), result.to_json())
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
-from strategia.core.numbers import num, pct
+from strategia.core.numbers import divisions, num, pct, turns
 from strategia.engine.artillery_reach import (
     distance_km,
     efficiency,
@@ -196,8 +196,8 @@ def _on_units(
     new = state.with_units([*changed, replace(gun, spent=1.0)], gone)
     ex.set(share)
     outcome = Text(
-        f"strike on {order.target}: losses {lost:.2g} divisions",
-        f"удар по {order.target}: потери {lost:.2g} дивизии",
+        f"strike on {order.target}: losses {divisions(float(f'{lost:.2g}'))}",
+        f"удар по {order.target}: потери {divisions(float(f'{lost:.2g}'), 'ru')}",
     )
     beside = [f for f in fought if f.cell != str(order.target)]
     if beside:
@@ -362,8 +362,9 @@ def _close(
             Closure(order.target, "road-movement", state.turn + t2 - 1),
         )
         outcome = Text(
-            f"road at {order.target} closed: {t1} turns to transfers, {t2} to movement",
-            f"дорога в {order.target} закрыта: {t1} ходов для переброски, {t2} для движения",
+            f"road at {order.target} closed: {turns(t1)} to transfers, {turns(t2)} to movement",
+            f"дорога в {order.target} закрыта: {turns(t1, 'ru')} для переброски, "
+            f"{turns(t2, 'ru')} для движения",
         )
     else:
         bridge = bool(terrain.bridges(ds)[:, i, j].any() or terrain.passes(ds)[i, j])
@@ -384,8 +385,8 @@ def _close(
         t = int(rules.value("artillery", "bridge_closed"))
         closures = (Closure(order.target, "bridge", state.turn + t - 1),)
         outcome = Text(
-            f"bridge at {order.target} closed to everything for {t} turns",
-            f"мост в {order.target} закрыт на {t} ходов",
+            f"bridge at {order.target} closed to everything for {turns(t)}",
+            f"мост в {order.target} закрыт на {turns(t, 'ru')}",
         )
     ex.set(outcome)
     new = state.evolve(closures=(*state.closures, *closures)).with_units([replace(gun, spent=1.0)])

@@ -16,7 +16,7 @@ import numpy as np
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
-from strategia.core.numbers import num
+from strategia.core.numbers import divisions, num
 from strategia.core.numbers import turns as turns_text
 from strategia.engine.capability import at_work
 from strategia.engine.losses import interdicted
@@ -343,8 +343,9 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
                     cuts.append(
                         cut(
                             "4.12",
-                            f"{pos.cell} will hold {len(at)} divisions in transit: at most {cap}",
-                            f"в узле {pos.cell} уже будет {len(at)} дивизии в пути: не более {cap}",
+                            f"{pos.cell} will hold {divisions(len(at))} in transit: at most {cap}",
+                            f"в узле {pos.cell} уже будет {divisions(len(at), 'ru')} в пути: "
+                            f"не более {cap}",
                         )
                     )
                     ex.set(0.0)

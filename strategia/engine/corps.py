@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
+from strategia.core.numbers import and_list, divisions
 from strategia.engine.movement import _full_path, _passable
 from strategia.engine.result import Cut, Result, cut
 from strategia.engine.state import GameState, UnitState, where
@@ -104,10 +105,9 @@ def _file(
     head = replace(head, cells=tuple(cells[:2]) if len(cells) > 1 else head.cells)
     record(
         Text(
-            f"a corps of {n} divisions files through the narrow: 1x{length}, "
-            + " ".join(map(str, cells)),
-            f"корпус из {n} дивизий проходит узость колонной 1*{length}: "
-            + " ".join(map(str, cells)),
+            f"a corps of {divisions(n)} files through the narrow: 1x{length}, " + and_list(cells),
+            f"корпус из {divisions(n, 'ru', 'gen')} проходит узость колонной 1*{length}: "
+            + and_list(cells, "ru"),
         ),
         None,
         kind="note",

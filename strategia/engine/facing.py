@@ -57,7 +57,7 @@ def turn(state: GameState, order: Turn, rules: RuleSet) -> tuple[GameState, Resu
     cuts: list[Cut] = []
     title = Text(
         f"Turn of {u.ref} from {u.facing.en} to {order.facing.en}",
-        f"Поворот {u.ref}: с {u.facing.ru} на {order.facing.ru}",
+        f"Поворот {u.ref}: с {u.facing.case('gen')} на {order.facing.ru}",
     )
     with explain(title, rule="4.3", unit="turn") as ex:
         diff = (order.facing.index - u.facing.index) % 8

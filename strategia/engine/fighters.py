@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
-from strategia.core.numbers import num
+from strategia.core.numbers import and_list, num, plural_ru_gen
 from strategia.engine.battle_record import Blow, Factor
 from strategia.engine.state import GameState, UnitState
 from strategia.explain.trace import explain, quiet, record
@@ -221,11 +221,12 @@ def defender(
     title = Text(f"{m.name} defends", f"{m.name} обороняется")
     with explain(title, rule="9.8") as g:
         if combined:
-            sides = ", ".join(s.en for s in by_side)
             g.step(
                 Text(
-                    f"struck on {len(by_side)} sides ({sides}): a combined blow",
-                    f"удар с {len(by_side)} сторон ({', '.join(s.ru for s in by_side)}): "
+                    f"struck on {len(by_side)} sides ({and_list(s.en for s in by_side)}): "
+                    "a combined blow",
+                    f"удар с {len(by_side)} {plural_ru_gen(len(by_side), 'стороны', 'сторон')} "
+                    f"({and_list((s.ru for s in by_side), 'ru')}): "
                     "комбинированный",
                 ),
                 len(by_side),
@@ -363,14 +364,14 @@ def support(
         elif (km := _nearest_km(u, engaged, rules)) > radius + 1e-9:  # 9.8c, table 2
             why = Text(
                 f"{ref} is {num(km)} km away (table 2), farther than {num(radius)} km",
-                f"{ref} в {num(km, 'ru')} км (таблица 2), дальше {num(radius, 'ru')} км",
+                f"{ref} в {num(km, 'ru')} км (табл. 2), дальше {num(radius, 'ru')} км",
             )
         if why is not None:
             record(why, None, kind="cut", rule="9.8c")
             continue
         assert u is not None
         record(
-            Text(f"{ref}: distance (table 2)", f"{ref}: расстояние (таблица 2)"),
+            Text(f"{ref}: distance (table 2)", f"{ref}: расстояние (табл. 2)"),
             _nearest_km(u, engaged, rules),
             unit="km",
             rule="9.8c",

@@ -16,7 +16,7 @@ import numpy as np
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
-from strategia.core.numbers import num, turns
+from strategia.core.numbers import num, quantity, turns
 from strategia.engine.capability import at_work
 from strategia.engine.costs import (
     HOW,
@@ -287,10 +287,10 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                     cuts.append(
                         cut(
                             "table 4",
-                            f"crossing the river from {a} to {b} takes {num(step)} turns: begun, "
-                            f"{num(fording[2])} more to go",
-                            f"переправа из {a} в {b} занимает {num(step, 'ru')} хода: начата, "
-                            f"осталось {num(fording[2], 'ru')}",
+                            f"crossing the river from {a} to {b} takes {turns(step)}: begun, "
+                            f"{turns(fording[2])} more to go",
+                            f"переправа из {a} в {b} занимает {turns(step, 'ru')}: начата, "
+                            f"осталось {turns(fording[2], 'ru')}",
                         )
                     )
                     break
@@ -362,8 +362,9 @@ def _stacking(
     cuts.append(
         cut(
             "4.12",
-            f"{end} would hold {total} regiments, at most {cap}: stopped at {steps[-1][0]}",
-            f"в {end} оказалось бы {total} полков, не более {cap}: остановлена в {steps[-1][0]}",
+            f"{end} would hold {quantity(total, 'regt')}, at most {cap}: stopped at {steps[-1][0]}",
+            f"в {end} оказалось бы {quantity(total, 'regt', 'ru')}, не более {cap}: "
+            f"остановлена в {steps[-1][0]}",
         )
     )
     return steps[:-1], round(left + steps[-1][2], 9)

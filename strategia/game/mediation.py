@@ -7,6 +7,9 @@ import datetime as dt
 from typing import Any
 
 from strategia.core.geometry import Cell
+from strategia.core.numbers import num
+from strategia.core.numbers import turns as turns_text
+from strategia.explain.render import rule_label
 from strategia.game.clock import Clock, clock_of
 from strategia.game.commands import Commands
 from strategia.game.history import GameError
@@ -32,8 +35,8 @@ class Mediation(Commands):
                 t > self.state.turn - limit for t, _ in self.interventions
             ):
                 raise GameError(
-                    f"the players limited interventions to one in {limit} turns (9.4)",
-                    ru=f"игроки ограничили вмешательства: одно за {limit} ходов (9.4)",
+                    f"the players limited interventions to one in {turns_text(limit)} (9.4)",
+                    ru=f"игроки ограничили вмешательства: одно за {turns_text(limit, 'ru')} (9.4)",
                 )
             self.journal.append(
                 "intervention", {"text": text, "cell": str(cell) if cell else None, "turns": turns}
@@ -206,12 +209,12 @@ class Mediation(Commands):
         c = self.move_clock()
         if c is None or not c.up(now):
             return
-        m = f"{c.minutes:g}"
+        m, m_ru = num(c.minutes), num(c.minutes, "ru")
         raise GameError(
             f"{text}: {who}'s time for this move is up ({m} min, rule {c.rule}): the order is "
             "not given; the mediator may extend the time",
-            ru=f"{text}: время хода {side_name(who, 'ru', 'gen')} истекло ({m} мин, правило "
-            f"{c.rule}): приказ не отдан; посредник может продлить время",
+            ru=f"{text}: время хода {side_name(who, 'ru', 'gen')} истекло ({m_ru} мин, правило "
+            f"{rule_label(c.rule, 'ru')}): приказ не отдан; посредник может продлить время",
         )
 
 

@@ -53,8 +53,8 @@ OUTCOME = {
     ),
     "no_battle": ("no battle", "боя нет"),
 }
-WITH = {"front": "фронтом", "flank45": "флангом (45°)", "flank90": "флангом (90°)",
-         "flank135": "флангом (135°)", "rear": "тылом"}  # fmt: skip
+WITH = {"front": "фронтом", "flank45": "флангом под 45°", "flank90": "флангом под 90°",
+        "flank135": "флангом под 135°", "rear": "тылом"}  # fmt: skip
 
 
 def w(key: str, lang: Lang, **values: object) -> str:

@@ -22,6 +22,7 @@ from strategia.core.i18n import Lang, Text, check_lang
 from strategia.engine.movement import reach
 from strategia.engine.result import Result
 from strategia.engine.state import GameState
+from strategia.explain.render import rule_label
 from strategia.game import report_render as rr
 from strategia.game.game import Game, GameError
 from strategia.game.views import mediator_view, to_geojson, view_for
@@ -454,7 +455,8 @@ class Console:
         if self.viewer == "mediator":
             if result.cuts:
                 cuts = "".join(
-                    f"<li>[{_e(c.rule)}] {_e(c.reason(self.lang))}</li>" for c in result.cuts
+                    f"<li>[{_e(rule_label(c.rule, self.lang))}] {_e(c.reason(self.lang))}</li>"
+                    for c in result.cuts
                 )
                 out += f"<p style='color:#b00'>{T['cut'](self.lang)}:</p><ul>{cuts}</ul>"
             if result.battle is not None:
