@@ -53,10 +53,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         data = getattr(e, "data", None)
         if args.json and data is not None:
             sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-        print(f"strategia {args.command}: error: {say(e, args.lang)}", file=sys.stderr)
+        error = "ошибка" if args.lang == "ru" else "error"
+        print(f"strategia {args.command}: {error}: {say(e, args.lang)}", file=sys.stderr)
         return 2
+    warning = "предупреждение" if args.lang == "ru" else "warning"
     for w in out.warnings:
-        print(f"strategia {args.command}: warning: {w}", file=sys.stderr)
+        print(f"strategia {args.command}: {warning}: {w}", file=sys.stderr)
     try:
         if args.json:
             sys.stdout.write(json.dumps(out.data, ensure_ascii=False, indent=2) + "\n")

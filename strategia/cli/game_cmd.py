@@ -9,7 +9,7 @@ from typing import Any
 
 from strategia.cli import report_cmd
 from strategia.cli.output import Output
-from strategia.cli.words import line, phase, sides
+from strategia.cli.words import line, phase, to_move
 from strategia.core.geometry import Cell
 from strategia.core.numbers import num
 from strategia.explain.render import explanation_text, rule_label
@@ -115,7 +115,7 @@ def new(args: argparse.Namespace) -> Output:
             name=g.scenario.name,
             level=g.level,
             turn=g.state.turn,
-            side=sides(g.side, args.lang),
+            who=to_move(g, args.lang),
         ),
         _status(g),
     )
@@ -203,7 +203,7 @@ def order(args: argparse.Namespace) -> Output:
 def end_turn(args: argparse.Namespace) -> Output:
     g = _open(args)
     results = g.end_turn()
-    lines = [line("turn", args.lang, turn=g.state.turn, side=sides(g.side, args.lang))] + [
+    lines = [line("turn", args.lang, turn=g.state.turn, who=to_move(g, args.lang))] + [
         f"  {r.outcome(args.lang)}" for r in results
     ]
     return Output("\n".join(lines), {**_status(g), "results": [r.to_json() for r in results]})
@@ -227,7 +227,7 @@ def show(args: argparse.Namespace) -> Output:
         x, y = f["geometry"]["coordinates"]
         marks[Cell(int(x), int(y))] = letters.get(str(f["properties"].get("side")), "?")
     head = line(
-        "show", args.lang, name=g.scenario.name, turn=state.turn, side=sides(g.side, args.lang),
+        "show", args.lang, name=g.scenario.name, turn=state.turn, who=to_move(g, args.lang),
         phase=phase(g.phase, args.lang),
     ) + (
         line("as_side", args.lang, side=side_name(g.known_side(args.side), args.lang))
@@ -324,7 +324,7 @@ def undo(args: argparse.Namespace) -> Output:
     g = _open(args)
     g.undo()
     return Output(
-        line("undone", args.lang, turn=g.state.turn, side=sides(g.side, args.lang)), _status(g)
+        line("undone", args.lang, turn=g.state.turn, who=to_move(g, args.lang)), _status(g)
     )
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from typing import Any
 
-from strategia.core.i18n import LANGS
+from strategia.core.i18n import LANGS, Lang
 
 Handler = Callable[[argparse.Namespace], "Output"]
 
@@ -24,8 +25,20 @@ class Output:
         self.warnings = warnings or []
 
 
+def default_lang() -> Lang:
+    """The command line's language unless `--lang` says: STRATEGIA_LANG's, else Russian (as
+    the console)."""
+    lang = os.environ.get("STRATEGIA_LANG", "ru")
+    return "en" if lang == "en" else "ru"
+
+
 def common_options() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--lang", choices=LANGS, default="en", help="language of the output")
+    p.add_argument(
+        "--lang",
+        choices=LANGS,
+        default=default_lang(),
+        help="language of the output (default: STRATEGIA_LANG, else ru)",
+    )
     return p

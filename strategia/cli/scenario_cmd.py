@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from strategia.cli.output import Output
+from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Text
 from strategia.theatre import terrain
 from strategia.theatre.ascii_map import render
@@ -57,23 +58,25 @@ def check(args: argparse.Namespace) -> Output:
         sc = load_scenario(args.file)
     except ScenarioError as e:
         data = {"file": str(args.file), "ok": False, "problems": [str(p) for p in e.problems]}
-        raise _Reported(str(e), data) from None
+        raise _Reported(e, data) from None
     text = Text(
         f"{args.file}: ok — «{sc.name}», {sc.width} x {sc.height} cells",
         f"{args.file}: без ошибок — «{sc.name}», {sc.width} x {sc.height} клеток",
     )(args.lang)
-    warnings = [str(w) for w in scenario_warnings(sc)]
+    warnings = [w.say(args.lang) for w in scenario_warnings(sc)]
     word = Text("warning", "предупреждение")(args.lang)
     text += "".join(f"\n  {word}: {w}" for w in warnings)
     data = {"file": str(args.file), "ok": True, "problems": [], "warnings": warnings}
     return Output(text, data)
 
 
-class _Reported(ScenarioError):
-    """A check that failed: the CLI prints the problems (as JSON with --json) and exits 2."""
+class _Reported(StrategiaError):
+    """A check that failed: the CLI prints the problems in the reader's language (as JSON with
+    --json) and exits 2."""
 
-    def __init__(self, text: str, data: dict[str, Any]) -> None:
-        ValueError.__init__(self, text)
+    def __init__(self, error: ScenarioError, data: dict[str, Any]) -> None:
+        super().__init__(str(error), ru=error.say("ru"))
+        self.problems = error.problems
         self.data = data
 
 

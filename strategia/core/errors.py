@@ -27,8 +27,36 @@ class StrategiaError(ValueError):
 
 
 def say(error: BaseException, lang: Lang = "en") -> str:
-    """Any error's message in `lang`, as far as it is known."""
-    return error.say(lang) if isinstance(error, StrategiaError) else str(error)
+    """Any error's message in `lang`, as far as it is known (a file's error in Russian too)."""
+    if isinstance(error, StrategiaError):
+        return error.say(lang)
+    if lang == "ru" and isinstance(error, OSError):
+        return f"{error.filename}: {os_error_ru(error)}" if error.filename else os_error_ru(error)
+    return str(error)
+
+
+# What a file error is, in Russian, by its errno name.
+_OS_RU = {
+    "ENOENT": "нет такого файла или каталога",
+    "EACCES": "нет доступа",
+    "EPERM": "нет разрешения",
+    "EISDIR": "это каталог, а не файл",
+    "ENOTDIR": "это не каталог",
+    "EEXIST": "файл уже есть",
+    "ENOSPC": "на диске нет места",
+    "EROFS": "диск только для чтения",
+    "ENAMETOOLONG": "слишком длинное имя",
+    "EBUSY": "файл занят",
+}
+
+
+def os_error_ru(error: BaseException) -> str:
+    """A file error's reason in Russian (the system's words name no file)."""
+    import errno
+
+    code = getattr(error, "errno", None)
+    name = errno.errorcode.get(code, "") if isinstance(code, int) else ""
+    return _OS_RU.get(name, "файл не читается" if name else "ошибка файла")
 
 
 class UnknownNameError(StrategiaError):
@@ -64,27 +92,56 @@ class UnknownNameError(StrategiaError):
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One problem found in a file: where it is (a key, or file:line), what is wrong, and the
-    file's line if `where` is a key."""
+    file's line if `where` is a key; `ru` is the message in Russian and `where_ru` the place
+    where it is a word («дорога»), not a key or a path."""
 
     where: str
     message: str
     line: int | None = field(default=None, compare=False)
+    ru: str = field(default="", compare=False)
+    where_ru: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
 
+    def say(self, lang: Lang = "en") -> str:
+        """The problem in `lang` (English where no Russian is given)."""
+        if lang != "ru":
+            return str(self)
+        return f"{self.where_ru or self.where}: {self.ru or self.message}"
 
-class RuleDataError(StrategiaError):
+
+def problems_text(head: str, problems: Iterable[Problem], lang: Lang, bullet: str = "  ") -> str:
+    """A file's problems as a message: «FILE: 2 problems» (ru «FILE: ошибок: 2») and a line
+    for each (with its file line where the problem knows it)."""
+    ps = tuple(problems)
+    n = len(ps)
+    if lang == "ru":
+        lead = f"{head}: ошибок: {n}" if n != 1 else f"{head}: одна ошибка"
+    else:
+        lead = f"{head}: {n} problem{'s' if n != 1 else ''}"
+    lines = [f"{bullet}{head}:{p.line}: {p.say(lang)}" if p.line else f"{bullet}{p.say(lang)}"
+             for p in ps]  # fmt: skip
+    return "\n".join([lead, *lines])
+
+
+class ProblemsError(StrategiaError):
+    """A file (or a built scenario) with problems, every one listed, in both languages."""
+
+    def __init__(self, source: str, problems: Iterable[Problem], bullet: str = "  ") -> None:
+        self.source = source
+        self.problems = tuple(problems)
+        super().__init__(
+            problems_text(source, self.problems, "en", bullet),
+            ru=problems_text(source, self.problems, "ru", bullet),
+        )
+
+
+class RuleDataError(ProblemsError):
     """A rules or house-rules file with problems; every problem found is listed at once."""
 
     def __init__(self, source: str, problems: Iterable[Problem]) -> None:
-        self.source = source
-        self.problems = tuple(problems)
-        lines = "\n".join(
-            f"  - {source}:{p.line}: {p}" if p.line else f"  - {p}" for p in self.problems
-        )
-        n = len(self.problems)
-        super().__init__(f"{source}: {n} problem{'s' if n != 1 else ''}\n{lines}")
+        super().__init__(source, problems, "  - ")
 
 
 class InactiveRuleError(LookupError):

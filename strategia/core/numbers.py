@@ -214,11 +214,17 @@ def divisions(x: float, lang: Lang = "en", case: str = "nom") -> str:
     return quantity(x, "div", lang, case=case)
 
 
-def and_list(items: Iterable[object], lang: Lang = "en") -> str:
-    """Items in prose, the last joined by «и» / "and": 29,24 и 30,24; 1, 2 и 3 (a list in
+def and_list(items: Iterable[object], lang: Lang = "en", sep: str = ", ") -> str:
+    """Items in prose, the last joined by «и» / "and": 1 с.д., 2 с.д. и 3 с.д. (a list in
     notation is written as the notation writes it, space-separated)."""
     words = [str(x) for x in items]
     if len(words) < 2:
         return "".join(words)
     last = " и " if lang == "ru" else " and "
-    return ", ".join(words[:-1]) + last + words[-1]
+    return sep.join(words[:-1]) + last + words[-1]
+
+
+def cells_list(cells: Iterable[object], lang: Lang = "en") -> str:
+    """Cells in prose: 29,24 и 30,24; 29,24; 30,24 и 31,24 (a semicolon between cells, whose
+    own comma would read as a list's)."""
+    return and_list(cells, lang, "; ")

@@ -15,7 +15,7 @@ from typing import Any
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text
-from strategia.core.numbers import turns
+from strategia.core.numbers import cells_list, turns
 from strategia.engine import capability
 from strategia.engine.result import Cut, OrderError, Result
 from strategia.engine.state import Busy, GameState, UnitState
@@ -81,9 +81,10 @@ def card_why(
     """Why the units are not on one 1x`length` card (None if they are), recorded."""
     cells = sorted({c for u in units for c in u.cells})
     ok = fits(cells, length, column)
-    at, names = " ".join(map(str, cells)), unit_names(u.ref for u in units)
-    record(Text(f"{at} on one 1x{length} card", f"{at} на карточке 1*{length}"), ok, rule=rule)
-    en, ru = f"{names} at {at}: not within 1x{length}", f"{names} на {at}: не в 1*{length}"
+    at, at_ru = cells_list(cells), cells_list(cells, "ru")
+    names = unit_names(u.ref for u in units)
+    record(Text(f"{at} on one 1x{length} card", f"{at_ru} на карточке 1*{length}"), ok, rule=rule)
+    en, ru = f"{names} at {at}: not within 1x{length}", f"{names} в {at_ru}: не в 1*{length}"
     if march:
         en += "; a march (4.8) is needed, which the engine does not make for a regiment"
         ru += "; нужен марш (4.8), который для полка не выполняется"

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
-from strategia.core.numbers import and_list, divisions
+from strategia.core.numbers import cells_list, divisions
 from strategia.engine.movement import _full_path, _passable
 from strategia.engine.result import Cut, Result, cut
 from strategia.engine.state import GameState, UnitState, where
@@ -105,9 +105,9 @@ def _file(
     head = replace(head, cells=tuple(cells[:2]) if len(cells) > 1 else head.cells)
     record(
         Text(
-            f"a corps of {divisions(n)} files through the narrow: 1x{length}, " + and_list(cells),
+            f"a corps of {divisions(n)} files through the narrow: 1x{length}, " + cells_list(cells),
             f"корпус из {divisions(n, 'ru', 'gen')} проходит узость колонной 1*{length}: "
-            + and_list(cells, "ru"),
+            + cells_list(cells, "ru"),
         ),
         None,
         kind="note",

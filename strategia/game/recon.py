@@ -18,7 +18,7 @@ import numpy as np
 from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
-from strategia.core.numbers import num, pct, quantity, turns
+from strategia.core.numbers import cells_list, num, pct, quantity, turns
 from strategia.core.vocab import norm
 from strategia.engine.state import GameState, UnitState
 from strategia.explain.trace import Explained, explain, record
@@ -180,8 +180,8 @@ def answer_text(state: GameState, q: Question, value: AnswerValue) -> Text:
         )
     cells = cast(tuple[Cell, ...], value)
     if q.kind == "where":
-        where = " ".join(map(str, cells))
-        return Text(f"in {where}", f"в {where}") if cells else Text("not found", "не обнаружена")
+        where = Text(f"in {cells_list(cells)}", f"в {cells_list(cells, 'ru')}")
+        return where if cells else Text("not found", "не обнаружена")
     names = {c: n for n, c in terrain.places(state.theatre)}
     listed = ", ".join(f"{names[c]} ({c})" if c in names else str(c) for c in cells)
     return Text(listed or "none", listed or "нет")

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from strategia.core.errors import Problem, StrategiaError
+from strategia.core.errors import Problem, ProblemsError, StrategiaError
 from strategia.core.geometry import Cell, Direction
 
 FORMAT = "strategia-theatre/1"
@@ -106,7 +106,10 @@ class State:
 def blank(width: int, height: int, name: str = "theatre") -> xr.Dataset:
     """An empty theatre: all plain, no state, no routes."""
     if width < 1 or height < 1:
-        raise StrategiaError(f"theatre size {width} x {height}: both must be at least 1")
+        raise StrategiaError(
+            f"theatre size {width} x {height}: both must be at least 1",
+            ru=f"размер театра {width} x {height}: обе стороны не меньше 1",
+        )
     coords = {
         "lon": np.arange(1, width + 1, dtype=np.int16),
         "lat": np.arange(1, height + 1, dtype=np.int16),
@@ -312,107 +315,16 @@ def border_steps(ds: xr.Dataset) -> np.ndarray:
 
 def check(ds: xr.Dataset) -> list[Problem]:
     """Every problem of a theatre dataset, all at once (empty if it is well formed)."""
-    problems: list[Problem] = []
-    if ds.attrs.get("format") != FORMAT:
-        problems.append(
-            Problem("attrs.format", f"expected {FORMAT!r}, got {ds.attrs.get('format')!r}")
-        )
-    for dim in ("lon", "lat"):
-        if dim not in ds.coords:
-            problems.append(Problem(dim, "missing coordinate"))
-            continue
-        c = ds[dim].values
-        if len(c) == 0 or c[0] != 1 or np.any(np.diff(c) != 1):
-            problems.append(Problem(dim, "must number the cells 1, 2, 3, ... without gaps"))
-    for name, (dtype, _, _) in LAYERS.items():
-        if name not in ds:
-            problems.append(Problem(name, "missing layer"))
-            continue
-        v = ds[name]
-        if v.dims != ("lon", "lat"):
-            problems.append(Problem(name, f"dims {v.dims}, expected ('lon', 'lat')"))
-        if str(v.dtype) != dtype:
-            problems.append(Problem(name, f"dtype {v.dtype}, expected {dtype}"))
-        if "level" not in v.attrs:
-            problems.append(Problem(name, "no 'level' attribute"))
-    if problems:
-        return problems
-    relief = ds["relief"].values
-    bad = ~np.isin(relief, [int(r) for r in Relief])
-    if bad.any():
-        problems.append(
-            Problem(
-                "relief", f"unknown codes {sorted(set(relief[bad].tolist()))} at {_cells(ds, bad)}"
-            )
-        )
-    try:
-        n_states = len(states(ds))
-    except (json.JSONDecodeError, TypeError) as e:
-        problems.append(Problem("attrs.states", f"not a list of states: {e}"))
-        n_states = 0
-    st = ds["state"].values
-    bad = (st < 0) | (st > n_states)
-    if bad.any():
-        problems.append(
-            Problem("state", f"indices beyond the {n_states} states at {_cells(ds, bad)}")
-        )
-    bad = ~np.isin(ds["settlement"].values, [0, 1, 2])
-    if bad.any():
-        problems.append(Problem("settlement", f"codes other than 0, 1, 2 at {_cells(ds, bad)}"))
-    for route in ROUTES:
-        steps = route_steps(ds, route)
-        for k, (dx, dy) in enumerate(DELTAS.tolist()):
-            back = shifted(steps[(k + 4) % 8], dx, dy, False)
-            one_way = steps[k] & ~back
-            if one_way.any():
-                d = list(Direction)[k].key
-                problems.append(
-                    Problem(
-                        route,
-                        f"leaves toward {d} with no way back (or off the map) "
-                        f"at {_cells(ds, one_way)}",
-                    )
-                )
-    water = relief == Relief.WATER
-    for route in ROUTES:
-        bad = water & (ds[route].values > 0)
-        if bad.any():
-            problems.append(Problem(route, f"on water at {_cells(ds, bad)}"))
-    return problems
+    from strategia.theatre.terrain_check import check as check_theatre
+
+    return check_theatre(ds)
 
 
 def trail_warnings(ds: xr.Dataset) -> list[Problem]:
-    """Trail ends that cannot be entered from outside: an end in swamp or mountains whose other
-    neighbours are swamp, mountains or water with no road (table 4: т.д., м.д., сау.д. go there
-    only along trails, so they can never reach that trail)."""
-    relief = ds["relief"].values
-    trail = ds["trail"].values > 0
-    ends = trail & (degree(np.asarray(ds["trail"].values, dtype=np.uint8)) == 1)
-    closed = np.isin(relief, [Relief.SWAMP, Relief.MOUNTAINS, Relief.WATER])
-    inside = ends & np.isin(relief, [Relief.SWAMP, Relief.MOUNTAINS])
-    steps = route_steps(ds, "trail")
-    for k, (dx, dy) in enumerate(DELTAS.tolist()):
-        neighbour_closed = shifted(closed, dx, dy, True)
-        neighbour_road = shifted(ds["road"].values > 0, dx, dy, False)
-        along = steps[k]
-        inside &= along | (neighbour_closed & ~neighbour_road)
-    if not inside.any():
-        return []
-    what = (
-        f"ends at {_cells(ds, inside)} inside swamp or mountains: troops that go there only along "
-        "trails (т.д., м.д., сау.д., table 4) cannot enter it from outside"
-    )
-    return [Problem("trail", what)]
+    """Trail ends that cannot be entered from outside (`terrain_check.trail_warnings`)."""
+    from strategia.theatre.terrain_check import trail_warnings as warnings
 
-
-def _cells(ds: xr.Dataset, mask: np.ndarray, limit: int = 5) -> str:
-    ii, jj = np.nonzero(mask)
-    cells = [
-        str(Cell(int(ds.lon[i]), int(ds.lat[j])))
-        for i, j in zip(ii[:limit], jj[:limit], strict=True)
-    ]
-    more = f" and {len(ii) - limit} more" if len(ii) > limit else ""
-    return " ".join(cells) + more
+    return warnings(ds)
 
 
 def validate(ds: xr.Dataset, source: str = "theatre") -> xr.Dataset:
@@ -423,14 +335,11 @@ def validate(ds: xr.Dataset, source: str = "theatre") -> xr.Dataset:
     return ds
 
 
-class TheatreError(StrategiaError):
+class TheatreError(ProblemsError):
     """A malformed theatre dataset; every problem is listed."""
 
     def __init__(self, source: str, problems: list[Problem]) -> None:
-        self.source = source
-        self.problems = problems
-        lines = "\n".join(f"  - {p}" for p in problems)
-        super().__init__(f"{source}: {len(problems)} problem(s) in the theatre\n{lines}")
+        super().__init__(source, problems, "  - ")
 
 
 # --- NetCDF -------------------------------------------------------------------------------------
