@@ -15,7 +15,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from strategia.core.errors import StrategiaError
+from strategia.core.errors import StrategiaError, say
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text, check_lang
 from strategia.engine.state import initial_state
@@ -193,7 +193,7 @@ class BuilderPanel:
             self.b = action(self.b)
             self.report.value = ""
         except (StrategiaError, ValueError, KeyError) as e:
-            self.report.value = f"<span style='color:#b00'>{_e(e)}</span>"
+            self.report.value = f"<span style='color:#b00'>{_e(say(e, self.lang))}</span>"
         self.redraw()
 
     def paint(self, cell: Cell) -> None:
@@ -282,7 +282,10 @@ class BuilderPanel:
             for line in filter(str.strip, mobilisation.splitlines()):
                 m = re.match(r"^\s*(M(?:\+\d+)?)\s*:\s*(.+?)\s+-\s+(\S+)\s*$", line)
                 if not m:
-                    raise StrategiaError(f"{line!r}: expected 'M+5: 41 с.д., 42 с.д. - 50,33'")
+                    raise StrategiaError(
+                        f"{line!r}: expected 'M+5: 41 с.д., 42 с.д. - 50,33'",
+                        ru=f"{line!r}: нужно «M+5: 41 с.д., 42 с.д. - 50,33»",
+                    )
                 b = b.reserves(
                     code, m.group(1), m.group(3), *(d.strip() for d in m.group(2).split(","))
                 )
@@ -292,7 +295,7 @@ class BuilderPanel:
 
     def validate(self) -> list[str]:
         """Every problem of the scenario, listed, and the cells they name marked on the map."""
-        problems = [str(p) for p in self.b.problems()]
+        problems = [p.say(self.lang) for p in self.b.problems()]
         cells = sorted(
             {(int(a), int(b)) for p in problems for a, b in re.findall(r"\b(\d+)[,-](\d+)\b", p)}
         )

@@ -101,8 +101,22 @@ EXAMPLE_HILL = Example("2-й батальон", ("move",), (45, 65, 15, 35))
 EXAMPLE_SCRUB = Example("3-й батальон", ("move", "move; restore"), (78, 98, 0, 22))
 
 
+def _at(x: float, y: float, lang: Lang) -> str:
+    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
+    if lang == "ru":
+        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
+    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
+
+
 def examples_table() -> Table:
     return new_table(parse_skirmish(EXAMPLES_TABLE, "examples"))
+
+
+def _at(x: float, y: float, lang: Lang) -> str:
+    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
+    if lang == "ru":
+        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
+    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
 
 
 def draw_table(ax: Axes, battle: Battle, rules: RuleSet, lang: Lang, box: Box) -> None:
@@ -138,15 +152,29 @@ def draw_table(ax: Axes, battle: Battle, rules: RuleSet, lang: Lang, box: Box) -
     ax.set_ylabel(WORDS["y"](lang), fontsize=7)
 
 
+def _at(x: float, y: float, lang: Lang) -> str:
+    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
+    if lang == "ru":
+        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
+    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
+
+
 def _state(table: Table, name: str, rules: RuleSet, lang: Lang) -> str:
     u = table.unit(name)
     return WORDS["moved"].format(
         name=u.name,
         formation=u.formation.label(lang),
         condition=u.condition.label(lang),
-        cm=fmt(round(float(u.moved), 2)),
-        spent=f"{fmt(str(u.spent))} {unit_word('turn', float(u.spent), lang)}",
+        cm=fmt(round(float(u.moved), 2), lang),
+        spent=f"{fmt(str(u.spent), lang)} {unit_word('turn', float(u.spent), lang)}",
     )(lang)
+
+
+def _at(x: float, y: float, lang: Lang) -> str:
+    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
+    if lang == "ru":
+        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
+    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
 
 
 def walk(example: Example, lang: Lang | None = None) -> tuple[Picture, Html]:
@@ -181,7 +209,7 @@ def walk(example: Example, lang: Lang | None = None) -> tuple[Picture, Html]:
             ax.text(
                 example.box[1] - 0.5,
                 example.box[2] + 0.5,
-                f"{fmt(round(float(moved), 2))} {unit_word('cm', 5, lang)}",
+                f"{fmt(round(float(moved), 2), lang)} {unit_word('cm', 5, lang)}",
                 ha="right",
                 va="bottom",
                 fontsize=9,
@@ -190,7 +218,7 @@ def walk(example: Example, lang: Lang | None = None) -> tuple[Picture, Html]:
             )
         alts.append(f"{label}: {_state(table, example.unit, rules, lang)}")
     text = "".join(f"<p><b>{label}</b></p>{explanation_html(step, lang)}" for label, step in steps)
-    return picture(fig, "\n".join(alts)), Html(text, "\n".join(alts))
+    return picture(fig, "\n".join(alts), lang), Html(text, "\n".join(alts))
 
 
 # --- a turn, phase by phase ---------------------------------------------------------------------
@@ -205,8 +233,22 @@ CARDS = (  # unit, before fire, after fire, attacks
 GROVE_BOX: Box = (0, 120, 0, 80)  # the example skirmish's table (grove.toml)
 
 
+def _at(x: float, y: float, lang: Lang) -> str:
+    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
+    if lang == "ru":
+        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
+    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
+
+
 def grove_game() -> TacticalGame:
     return TacticalGame.new(EXAMPLES / "grove.toml")
+
+
+def _at(x: float, y: float, lang: Lang) -> str:
+    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
+    if lang == "ru":
+        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
+    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
 
 
 def a_turn(lang: Lang | None = None) -> tuple[Picture, Html]:
@@ -234,17 +276,30 @@ def a_turn(lang: Lang | None = None) -> tuple[Picture, Html]:
         draw_table(ax, battle, game.rules, lang, GROVE_BOX)
         ax.set_title(title, fontsize=9)
     alt = "\n".join(
-        f"{title}: "
-        + "; ".join(f"{u.name} {fmt(round(u.x, 1))},{fmt(round(u.y, 1))}" for u in b.table.units)
+        f"{title}: " + "; ".join(f"{u.name} {_at(u.x, u.y, lang)}" for u in b.table.units)
         for title, b in frames
     )
-    return picture(fig, alt), Html("".join(texts), alt)
+    return picture(fig, alt, lang), Html("".join(texts), alt)
+
+
+def _at(x: float, y: float, lang: Lang) -> str:
+    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
+    if lang == "ru":
+        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
+    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
 
 
 def phase_title(battle: Battle, rules: RuleSet, lang: Lang) -> str:
     return WORDS["phase"].format(turn=battle.turn, phase=phase_label(battle.phase, rules)(lang))(
         lang
     )
+
+
+def _at(x: float, y: float, lang: Lang) -> str:
+    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
+    if lang == "ru":
+        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
+    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
 
 
 def live_table(game: TacticalGame | None = None, lang: Lang | None = None) -> Live:
@@ -256,11 +311,18 @@ def live_table(game: TacticalGame | None = None, lang: Lang | None = None) -> Li
     fig = new_figure(8, 5.6)
     box = (0.0, game.skirmish.width, 0.0, game.skirmish.height)
     draw_table(fig.subplots(), game.battle, game.rules, lang, box)
-    still = picture(fig, phase_title(game.battle, game.rules, lang))
+    still = picture(fig, phase_title(game.battle, game.rules, lang), lang)
     return Live(table.widget, still, still.alt)
 
 
 RULE_TABLES = ("speeds", "slowdown", "formation_change")
+
+
+def _at(x: float, y: float, lang: Lang) -> str:
+    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
+    if lang == "ru":
+        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
+    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
 
 
 def rule_tables(rules: RuleSet | None = None, lang: Lang | None = None) -> Html:
