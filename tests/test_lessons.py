@@ -146,12 +146,12 @@ def labelled(c: Any) -> bool:
 
 def workbenches(lang: str) -> Iterator[tuple[str, Any]]:
     from strategia.tactical import EXAMPLES, TacticalGame
+    from strategia.ui.builder.panel import BuilderPanel
     from strategia.ui.lessons import artillery as teaching_artillery
     from strategia.ui.lessons import battle as teaching_battle
     from strategia.ui.lessons import movement as teaching_movement
     from strategia.ui.lessons import ratings as teaching_ratings
     from strategia.ui.lessons import recon as teaching_recon
-    from strategia.ui.builder.panel import BuilderPanel
     from strategia.ui.tactical.table import TacticalTable
 
     yield "ratings", teaching_ratings.ratings_workbench(lang).widget  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ import numpy as np
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
-from strategia.core.numbers import num, quantity, turns
+from strategia.core.numbers import num, quantity, shown, turns
 from strategia.engine.capability import at_work
 from strategia.engine.costs import (
     HOW,
@@ -298,10 +298,11 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                     cuts.append(
                         cut(
                             "9.3",
-                            f"the way to {target} costs {turns(cost)}, {num(u.left)} were left: "
+                            f"the way to {target} costs {turns(cost)}, {turns(u.left)} "
+                            f"{'was' if shown(num(u.left)) == 1 else 'were'} left: "
                             f"stopped at {a}",
                             f"путь до {target} стоит {turns(cost, 'ru')}, оставалось "
-                            f"{num(u.left, 'ru')}: остановлена в {a}",
+                            f"{turns(u.left, 'ru')}: остановлена в {a}",
                         )
                     )
                     break

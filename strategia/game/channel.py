@@ -27,6 +27,7 @@ from strategia.engine.result import Result
 from strategia.explain.trace import Explained, Step
 from strategia.game.accounts import Told, told
 from strategia.game.game import Game, GameError
+from strategia.game.order_words import order_in
 from strategia.game.views import SideView, side_context, view_for
 from strategia.notation.orders import parse_order
 from strategia.rules.kinds import side_name
@@ -97,7 +98,7 @@ class SideChannel:
                 turn = d.get("turn", turn)
                 lines.append(f"\n{words[0]} {turn}")
             if d["kind"] == "result":
-                order = f"{d['order']}  →  " if "order" in d else ""
+                order = f"{order_in(d['order'], lang)}  →  " if "order" in d else ""
                 lines.append(f"  {order}{Text.of(d['text'])(lang)}")
             elif d["kind"] == "answer":
                 answer = d["answer"][lang] if isinstance(d["answer"], dict) else d["answer"]
@@ -106,10 +107,10 @@ class SideChannel:
                 note = f": {d['text']}" if d.get("text") else ""
                 lines.append(f"  [{words[2]}] {_extended(d['minutes'], lang)}{note}")
             elif d["kind"] in ("announcement", "reject", "amend"):
-                amended = f" → {d['order']}" if "order" in d else ""
+                amended = f" → {order_in(d['order'], lang)}" if "order" in d else ""
                 lines.append(f"  [{words[2]}] {d['text']}{amended}")
             else:
-                lines.append(f"  [{words[3]}] {d['order']}")
+                lines.append(f"  [{words[3]}] {order_in(d['order'], lang)}")
         return "\n".join(lines)
 
     def fights(self, turn: int | None = None, at: str | None = None) -> list[tuple[int, Result]]:

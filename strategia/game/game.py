@@ -27,6 +27,7 @@ from strategia.game.clock import check_clock_level
 from strategia.game.history import GameError, game_rules
 from strategia.game.knowledge import side_question
 from strategia.game.mediation import Mediation
+from strategia.game.order_words import order_in
 from strategia.game.review import review
 from strategia.game.salvage import put_back, salvage
 from strategia.game.scoring import score
@@ -344,7 +345,7 @@ class Game(Mediation):
                 turn = t
                 lines.append(f"\n{words[0]} {t}")
             who = f"{side_name(side, lang, capital=True)}: " if side else ""
-            lines.append(f"  {who}{r.order}  →  {r.outcome(lang)}")
+            lines.append(f"  {who}{order_in(r.order, lang)}  →  {r.outcome(lang)}")
         for a in self.answers:
             lines.append(
                 f"  [{words[2]}, {side_name(a['side'], lang)}, {a['turn']}] {a['question']}"

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from strategia.core.i18n import Text
 from strategia.engine.result import Result
 from strategia.explain.trace import Explained, explain
+from strategia.game.order_words import order_in
 from strategia.rules import RuleSet
 from strategia.rules.kinds import side_name
 
@@ -43,7 +44,7 @@ def review(results: Sequence[Recorded], rules: RuleSet) -> dict[str, Explained[f
                 points = deliberate if worst else error
                 ex.step(
                     Text(
-                        f"turn {turn}, entry {seq}: {r.order} — {reasons}",
+                        f"turn {turn}, entry {seq}: {order_in(r.order, 'en')} — {reasons}",
                         f"ход {turn}, запись {seq}: {r.order}",
                     ),
                     points,

@@ -263,7 +263,25 @@ def check_scenario(sc: Scenario) -> list[Problem]:
             problems.append(
                 Problem("forces", f"{k} corps numbered {n}", ru=f"корпусов с номером {n}: {k}")
             )
-    return problems
+    return [_placed(p) for p in problems]
+
+
+# A scenario's parts as a Russian sentence names them: «силы R, состав».
+_PARTS_RU = {
+    "order_of_battle": "состав",
+    "deployment": "расстановка",
+    "mobilisation": "мобилизация",
+}
+
+
+def _placed(p: Problem) -> Problem:
+    """`p` with its place in Russian words where it is a part of the forces (forces.R...)."""
+    head, *rest = p.where.split(".")
+    if head != "forces" or p.where_ru:
+        return p
+    words = ["силы", *rest[:1]]
+    where = " ".join(words) + "".join(f", {_PARTS_RU.get(x, x)}" for x in rest[1:])
+    return replace(p, where_ru=where)
 
 
 def scenario_warnings(sc: Scenario) -> list[Problem]:
@@ -282,7 +300,7 @@ def scenario_warnings(sc: Scenario) -> list[Problem]:
                 what = f"{a.ref}: {divisions(n)}; an army has {lo} to {hi} (5.6)"
                 ru = f"{a.ref}: {divisions(n, 'ru')}; в армии их от {lo} до {hi} (5.6)"
                 out.append(Problem(where, what, ru=ru))
-    return out
+    return [_placed(p) for p in out]
 
 
 def _check_fronts(f: Forces) -> list[Problem]:

@@ -34,6 +34,7 @@ import xarray as xr
 
 from strategia.core.errors import Problem, ProblemsError, StrategiaError
 from strategia.core.geometry import Cell, Direction
+from strategia.theatre.theatre_words import problem
 
 FORMAT = "strategia-theatre/1"
 
@@ -315,16 +316,90 @@ def border_steps(ds: xr.Dataset) -> np.ndarray:
 
 def check(ds: xr.Dataset) -> list[Problem]:
     """Every problem of a theatre dataset, all at once (empty if it is well formed)."""
-    from strategia.theatre.terrain_check import check as check_theatre
-
-    return check_theatre(ds)
+    problems: list[Problem] = []
+    if ds.attrs.get("format") != FORMAT:
+        problems.append(problem("format", "attrs.format", want=FORMAT, got=ds.attrs.get("format")))
+    for dim in ("lon", "lat"):
+        if dim not in ds.coords:
+            problems.append(problem("no_coordinate", dim))
+            continue
+        c = ds[dim].values
+        if len(c) == 0 or c[0] != 1 or np.any(np.diff(c) != 1):
+            problems.append(problem("gaps", dim))
+    for name, (dtype, _, _) in LAYERS.items():
+        if name not in ds:
+            problems.append(problem("no_layer", name))
+            continue
+        v = ds[name]
+        if v.dims != ("lon", "lat"):
+            problems.append(problem("dims", name, dims=v.dims))
+        if str(v.dtype) != dtype:
+            problems.append(problem("dtype", name, dtype=v.dtype, want=dtype))
+        if "level" not in v.attrs:
+            problems.append(problem("no_level", name))
+    if problems:
+        return problems
+    relief = ds["relief"].values
+    bad = ~np.isin(relief, [int(r) for r in Relief])
+    if bad.any():
+        codes = sorted(set(relief[bad].tolist()))
+        problems.append(problem("relief_codes", "relief", *_cells(ds, bad), codes=codes))
+    try:
+        n_states = len(states(ds))
+    except (json.JSONDecodeError, TypeError) as e:
+        problems.append(problem("states", "attrs.states", error=e))
+        n_states = 0
+    st = ds["state"].values
+    bad = (st < 0) | (st > n_states)
+    if bad.any():
+        problems.append(problem("state_index", "state", *_cells(ds, bad), n=n_states))
+    bad = ~np.isin(ds["settlement"].values, [0, 1, 2])
+    if bad.any():
+        problems.append(problem("settlement", "settlement", *_cells(ds, bad)))
+    for route in ROUTES:
+        steps = route_steps(ds, route)
+        for k, (dx, dy) in enumerate(DELTAS.tolist()):
+            back = shifted(steps[(k + 4) % 8], dx, dy, False)
+            one_way = steps[k] & ~back
+            if one_way.any():
+                d = list(Direction)[k]
+                problems.append(problem("one_way", route, *_cells(ds, one_way), d=d.key, d_ru=d.ru))
+    water = relief == Relief.WATER
+    for route in ROUTES:
+        bad = water & (ds[route].values > 0)
+        if bad.any():
+            problems.append(problem("on_water", route, *_cells(ds, bad)))
+    return problems
 
 
 def trail_warnings(ds: xr.Dataset) -> list[Problem]:
-    """Trail ends that cannot be entered from outside (`terrain_check.trail_warnings`)."""
-    from strategia.theatre.terrain_check import trail_warnings as warnings
+    """Trail ends that cannot be entered from outside: an end in swamp or mountains whose other
+    neighbours are swamp, mountains or water with no road (table 4: т.д., м.д., сау.д. go there
+    only along trails, so they can never reach that trail)."""
+    relief = ds["relief"].values
+    trail = ds["trail"].values > 0
+    ends = trail & (degree(np.asarray(ds["trail"].values, dtype=np.uint8)) == 1)
+    closed = np.isin(relief, [Relief.SWAMP, Relief.MOUNTAINS, Relief.WATER])
+    inside = ends & np.isin(relief, [Relief.SWAMP, Relief.MOUNTAINS])
+    steps = route_steps(ds, "trail")
+    for k, (dx, dy) in enumerate(DELTAS.tolist()):
+        neighbour_closed = shifted(closed, dx, dy, True)
+        neighbour_road = shifted(ds["road"].values > 0, dx, dy, False)
+        along = steps[k]
+        inside &= along | (neighbour_closed & ~neighbour_road)
+    if not inside.any():
+        return []
+    return [problem("trail_ends", "trail", *_cells(ds, inside))]
 
-    return warnings(ds)
+
+def _cells(ds: xr.Dataset, mask: np.ndarray, limit: int = 5) -> tuple[list[str], int]:
+    """The first cells of `mask`, and how many more it has."""
+    ii, jj = np.nonzero(mask)
+    cells = [
+        str(Cell(int(ds.lon[i]), int(ds.lat[j])))
+        for i, j in zip(ii[:limit], jj[:limit], strict=True)
+    ]
+    return cells, max(0, len(ii) - limit)
 
 
 def validate(ds: xr.Dataset, source: str = "theatre") -> xr.Dataset:

@@ -25,6 +25,7 @@ from strategia.engine.state import GameState
 from strategia.explain.render import rule_label
 from strategia.game import report_render as rr
 from strategia.game.game import Game, GameError
+from strategia.game.order_words import order_in
 from strategia.game.views import mediator_view, to_geojson, view_for
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import side_name
@@ -34,6 +35,7 @@ from strategia.ui.widgets import hover, layers, marks
 from strategia.ui.widgets.clock import ClockLabel
 from strategia.ui.widgets.mapview import MapView
 from strategia.ui.widgets.order_form import error_html, submit_on_enter
+from strategia.ui.widgets.sizes import label_width
 from strategia.ui.widgets.watch import caught_up, watch
 
 T = {
@@ -158,10 +160,13 @@ class Console:
             description=T["undo"](self.lang), layout=w.Layout(width="230px")
         )
         self.find_box = w.Text(
-            placeholder=Text("unit: 21 т.д.", "часть: 21 т.д.")(self.lang),
+            placeholder=Text("unit: 21 TD", "часть: 21 т.д.")(self.lang),
             layout=w.Layout(width="140px"),
         )
-        self.find_button = w.Button(description=T["find"](self.lang), layout=w.Layout(width="70px"))
+        self.find_button = w.Button(
+            description=T["find"](self.lang),
+            layout=w.Layout(width=label_width(T["find"](self.lang))),
+        )
         self.view_choice.observe(lambda ch: self.set_viewer(str(ch["new"])), names="value")
         self.end_button.on_click(lambda _: self.end_turn())
         self.undo_button.on_click(lambda _: self.undo())
@@ -177,7 +182,9 @@ class Console:
             f"{marks.legend_marks(self.lang)}</div></details>"
         )
         self.whole = w.Button(
-            description=T["whole"](self.lang), layout=w.Layout(width="100px"), icon="expand"
+            description=T["whole"](self.lang),
+            layout=w.Layout(width=label_width(T["whole"](self.lang), icon=True)),
+            icon="expand",
         )
         self.whole.on_click(lambda _: self.mapview.fit())
         tools = w.HBox(
@@ -277,7 +284,7 @@ class Console:
             self.undo_button.tooltip = ""
             self.undo_button.disabled = True
             return
-        what = last.data.get("order") or last.data.get("text") or ""
+        what = order_in(str(last.data.get("order") or ""), self.lang) or last.data.get("text") or ""
         self.undo_button.description = f"{T['undo'](self.lang)}: {what}"
         self.undo_button.tooltip = self.undo_button.description
         self.undo_button.disabled = False

@@ -91,7 +91,9 @@ class Panels:
         self.recon_side = w.Dropdown(
             options=console._viewers()[1:], description=Text("side", "сторона")(lang)
         )
-        self.question = w.Text(placeholder="где 21 т.д.?", layout=w.Layout(width="98%"))
+        self.question = w.Text(
+            placeholder=Text("where is 21 TD?", "где 21 т.д.?")(lang), layout=w.Layout(width="98%")
+        )
         self.ask = w.Button(description=Text("Ask", "Спросить")(lang))
         self.ask_error = w.HTML()
         self.answers = w.HTML()

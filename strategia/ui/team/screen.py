@@ -29,6 +29,7 @@ from strategia.game import report_render as rr
 from strategia.game.accounts import Told
 from strategia.game.channel import SideChannel, channel
 from strategia.game.game import Game
+from strategia.game.order_words import order_in
 from strategia.game.views import SideView, to_geojson
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import side_name
@@ -52,7 +53,7 @@ T = {
     "recon": Text("Reconnaissance", "Разведка"),
     "battles": Text("Battles", "Бои"),
     "ask": Text("Ask", "Спросить"),
-    "question": Text("a question: где 21 т.д.?", "вопрос: где 21 т.д.?"),
+    "question": Text("a question: where is 21 TD?", "вопрос: где 21 т.д.?"),
     "left": Text("questions left", "осталось вопросов"),
     "given": Text("Orders given this turn", "Отданные в этот ход приказы"),
     "none": Text("none yet", "пока нет"),
@@ -191,7 +192,9 @@ class TeamScreen:
 
     def _show_given(self) -> None:
         sealed = [d for d in self.channel.told() if d["kind"] == "sealed"]
-        rows = "".join(f"<li><code>{_e(d['order'])}</code></li>" for d in sealed)
+        rows = "".join(
+            f"<li><code>{_e(order_in(d['order'], self.lang))}</code></li>" for d in sealed
+        )
         body = f"<ul>{rows}</ul>" if rows else f"<p><i>{T['none'](self.lang)}</i></p>"
         self.given.value = (
             f"<p><b>{T['given'](self.lang)}</b></p>{body}" if self.game.simultaneous else ""
