@@ -41,6 +41,7 @@ from strategia.notation.orders import (
 )
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.rules.kinds import Formation, RegimentsFacing, side_name
 
 Handler = Callable[[GameState, Any, RuleSet], tuple[GameState, Result]]
@@ -90,7 +91,7 @@ def apply(
     handler = HANDLERS.get(type(order))
     if handler is None:
         raise OrderError(
-            f"{order}: no rule carries out {type(order).__name__} orders yet",
+            en(f"{order.format('en')}: no rule carries out {type(order).__name__} orders yet"),
             ru=f"{order}: такие приказы пока не исполняются",
         )
     ref = acting_unit(order)
@@ -107,7 +108,9 @@ def apply(
     if ref not in state.units and ref.regiment is not None:
         ref = ref.division  # a regiment of a division on the map (9.8c: part of a division)
     if ref not in state.units:
-        raise OrderError(f"{order}: {ref} is not on the map", ru=f"{order}: {ref} нет на карте")
+        raise OrderError(
+            en(f"{order.format('en')}: {ref} is not on the map"), ru=f"{order}: {ref} нет на карте"
+        )
     owner_side = state.side_of(ref)
     if isinstance(order, MOVING) and stationary(ref, rules):
         new, r = _held(state, order, rules)
@@ -126,7 +129,7 @@ def _own_or_refuse(state: GameState, order: Order, ref: UnitRef, side: str) -> N
     )
     if owners != {side}:
         raise OrderError(
-            f"{order}: {side} has no unit {ref} on the map",
+            en(f"{order.format('en')}: {side} has no unit {ref} on the map"),
             ru=f"{order}: у {side_name(side, 'ru', 'gen')} нет {ref} на карте",
         )
 
@@ -139,10 +142,10 @@ def _held(state: GameState, order: Order, rules: RuleSet) -> tuple[GameState, Re
     told, the mediator's record says why)."""
     u = state.unit(order.unit)
     why = Text(
-        f"{u.ref} is a fortress garrison with fixed artillery: it does not move",
+        en(f"{u.ref} is a fortress garrison with fixed artillery: it does not move"),
         f"{u.ref} — гарнизон крепости со стационарной артиллерией: не перемещается",
     )
-    with explain(Text(f"Order to {u.ref}", f"Приказ {u.ref}"), rule="3.6") as ex:
+    with explain(Text(en(f"Order to {u.ref}"), f"Приказ {u.ref}"), rule="3.6") as ex:
         rules.value("fortresses", "garrison_moves")
         ex.step(why, kind="cut", rule="3.6")
         ex.set(0.0)
@@ -219,7 +222,7 @@ def _carry_on(u: UnitState, rules: RuleSet) -> UnitState:
 def _note(state: GameState, before: UnitState, after: UnitState) -> Result:
     what = before.busy.label if before.busy else Text("")
     with explain(
-        Text(f"{before.ref}: {what.en} goes on", f"{before.ref}: {what.ru} продолжается"),
+        Text(en(f"{before.ref}: {what.en} goes on"), f"{before.ref}: {what.ru} продолжается"),
         rule="4.12",
     ) as ex:
         ex.set(after.spent)

@@ -16,6 +16,7 @@ from strategia.core.numbers import num
 from strategia.explain.trace import Trace
 from strategia.rules import RuleSet
 from strategia.rules.distances import table_distance
+from strategia.rules.english import en
 
 
 def distance_km(firer: Cell, target: Cell, rules: RuleSet) -> float:
@@ -82,7 +83,7 @@ def explain_reach(ex: Trace, firer: Cell, target: Cell, rules: RuleSet) -> None:
         ex.step(
             Text("offset of the target along each axis", "смещение цели по каждой оси"),
             Text(
-                f"+{dx} km in longitude, +{dy} km in latitude",
+                en(f"+{dx} km in longitude, +{dy} km in latitude"),
                 f"+{dx} км по долготе, +{dy} км по широте",
             ),
             rule="table 11",

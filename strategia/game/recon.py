@@ -28,6 +28,7 @@ from strategia.notation.refs import (
     UnitRef,
 )
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.rules.kinds import DivisionKind, Side, side_name
 from strategia.theatre import terrain
 
@@ -180,7 +181,7 @@ def answer_text(state: GameState, q: Question, value: AnswerValue) -> Text:
         )
     cells = cast(tuple[Cell, ...], value)
     if q.kind == "where":
-        where = Text(f"in {cells_list(cells)}", f"в {cells_list(cells, 'ru')}")
+        where = Text(en(f"in {cells_list(cells)}"), f"в {cells_list(cells, 'ru')}")
         return where if cells else Text("not found", "не обнаружена")
     names = {c: n for n, c in terrain.places(state.theatre)}
     listed = ", ".join(f"{names[c]} ({c})" if c in names else str(c) for c in cells)
@@ -301,7 +302,7 @@ def ask(
         )
     q, turn = replace(q, side=side), state.turn
     own = [p for p in map(_past, history) if p[0] == side]
-    with explain(Text(f"reconnaissance: {q.format('en')}", f"разведка: {q}"), rule="8.3") as tr:
+    with explain(Text(en(f"reconnaissance: {q.format('en')}"), f"разведка: {q}"), rule="8.3") as tr:
         if not state.at_war:
             raise ReconError(
                 f"{q}: turn {turn}, no war yet; reconnaissance begins with it (8.3)",

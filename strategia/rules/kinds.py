@@ -114,11 +114,8 @@ class Role(Kind):
 
 
 class UnitKind(Kind):
-    """A unit vocabulary: abbreviations stay Russian in both languages, as the seeds write them."""
-
-    @property
-    def text(self) -> Text:
-        return Text(self.ru, self.ru)
+    """A unit vocabulary: the seeds' abbreviations in Russian (с.д., т.п.), the notation's in
+    English (RD, TR), as a unit is written in each (17 с.д. / 17 RD)."""
 
 
 class RegimentKind(UnitKind):

@@ -77,8 +77,8 @@ def parse_scenario(
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"line (\d+), column (\d+)", str(e))
-        at = (int(m.group(1)), int(m.group(2))) if m else (None, None)
-        r.add(*at, f"TOML: {e}", f"не читается как TOML: {toml_error_ru(str(e))}")
+        line, column = (int(m.group(1)), int(m.group(2))) if m else (None, None)
+        r.add(line, column, f"TOML: {e}", f"не читается как TOML: {toml_error_ru(str(e))}")
         raise ScenarioError(source, r.problems) from None
     data = {**(defaults or {}), **{k: v for k, v in data.items() if k not in others}}
     data = check_shape(r, data)

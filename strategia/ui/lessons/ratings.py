@@ -15,6 +15,7 @@ import ipywidgets as w
 from strategia.core.i18n import Lang, Text
 from strategia.explain.render import explanation_html, fmt, rule_label
 from strategia.rules import RuleSet, load_ruleset
+from strategia.rules.english import en
 from strategia.rules.kinds import Facing, Formation, RegimentsFacing, Role
 from strategia.rules.ratings import contributions, derivation_check, rating
 from strategia.rules.units import Division, new_division
@@ -134,7 +135,7 @@ def breakdown(
     r = rating(new_division(5, kind, rules), rules, facing=facing)
     return Html(
         explanation_html(r.explanation, lang),
-        f"{kind.label(lang)}, {facing.label(lang)} = {fmt(r.value, lang)}",
+        f"{en(kind) if lang == 'en' else kind}, {facing.label(lang)} = {fmt(r.value, lang)}",
     )
 
 

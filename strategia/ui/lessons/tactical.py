@@ -101,22 +101,8 @@ EXAMPLE_HILL = Example("2-й батальон", ("move",), (45, 65, 15, 35))
 EXAMPLE_SCRUB = Example("3-й батальон", ("move", "move; restore"), (78, 98, 0, 22))
 
 
-def _at(x: float, y: float, lang: Lang) -> str:
-    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
-    if lang == "ru":
-        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
-    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
-
-
 def examples_table() -> Table:
     return new_table(parse_skirmish(EXAMPLES_TABLE, "examples"))
-
-
-def _at(x: float, y: float, lang: Lang) -> str:
-    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
-    if lang == "ru":
-        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
-    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
 
 
 def draw_table(ax: Axes, battle: Battle, rules: RuleSet, lang: Lang, box: Box) -> None:
@@ -152,13 +138,6 @@ def draw_table(ax: Axes, battle: Battle, rules: RuleSet, lang: Lang, box: Box) -
     ax.set_ylabel(WORDS["y"](lang), fontsize=7)
 
 
-def _at(x: float, y: float, lang: Lang) -> str:
-    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
-    if lang == "ru":
-        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
-    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
-
-
 def _state(table: Table, name: str, rules: RuleSet, lang: Lang) -> str:
     u = table.unit(name)
     return WORDS["moved"].format(
@@ -168,13 +147,6 @@ def _state(table: Table, name: str, rules: RuleSet, lang: Lang) -> str:
         cm=fmt(round(float(u.moved), 2), lang),
         spent=f"{fmt(str(u.spent), lang)} {unit_word('turn', float(u.spent), lang)}",
     )(lang)
-
-
-def _at(x: float, y: float, lang: Lang) -> str:
-    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
-    if lang == "ru":
-        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
-    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
 
 
 def walk(example: Example, lang: Lang | None = None) -> tuple[Picture, Html]:
@@ -233,22 +205,8 @@ CARDS = (  # unit, before fire, after fire, attacks
 GROVE_BOX: Box = (0, 120, 0, 80)  # the example skirmish's table (grove.toml)
 
 
-def _at(x: float, y: float, lang: Lang) -> str:
-    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
-    if lang == "ru":
-        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
-    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
-
-
 def grove_game() -> TacticalGame:
     return TacticalGame.new(EXAMPLES / "grove.toml")
-
-
-def _at(x: float, y: float, lang: Lang) -> str:
-    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
-    if lang == "ru":
-        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
-    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
 
 
 def a_turn(lang: Lang | None = None) -> tuple[Picture, Html]:
@@ -282,24 +240,10 @@ def a_turn(lang: Lang | None = None) -> tuple[Picture, Html]:
     return picture(fig, alt, lang), Html("".join(texts), alt)
 
 
-def _at(x: float, y: float, lang: Lang) -> str:
-    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
-    if lang == "ru":
-        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
-    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
-
-
 def phase_title(battle: Battle, rules: RuleSet, lang: Lang) -> str:
     return WORDS["phase"].format(turn=battle.turn, phase=phase_label(battle.phase, rules)(lang))(
         lang
     )
-
-
-def _at(x: float, y: float, lang: Lang) -> str:
-    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
-    if lang == "ru":
-        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
-    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
 
 
 def live_table(game: TacticalGame | None = None, lang: Lang | None = None) -> Live:
@@ -318,13 +262,6 @@ def live_table(game: TacticalGame | None = None, lang: Lang | None = None) -> Li
 RULE_TABLES = ("speeds", "slowdown", "formation_change")
 
 
-def _at(x: float, y: float, lang: Lang) -> str:
-    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
-    if lang == "ru":
-        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
-    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
-
-
 def rule_tables(rules: RuleSet | None = None, lang: Lang | None = None) -> Html:
     """The tactical rules' tables of speed, slowdown and formation changes in their own terms
     (`strategia rules --ruleset tactical` prints them all, with the reasons for each value the
@@ -333,3 +270,10 @@ def rule_tables(rules: RuleSet | None = None, lang: Lang | None = None) -> Html:
     lang = lang or lesson_lang()
     tables = [entry_table(rules, key, lang) for key in RULE_TABLES]
     return Html("".join(t.html for t in tables), "\n\n".join(t.alt for t in tables))
+
+
+def _at(x: float, y: float, lang: Lang) -> str:
+    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
+    if lang == "ru":
+        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
+    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"
