@@ -56,7 +56,7 @@ def strength(state: GameState, text: str) -> float:
 def losses(result_expl: Step) -> dict[str, float]:
     (group,) = [s for s in result_expl.children if s.label.en == "Losses"]
     return {
-        s.label.en.split(" loses")[0]: float(s.value) for s in group.children if s.value is not None
+        s.label.ru.split(" теряет")[0]: float(s.value) for s in group.children if s.value is not None
     }  # type: ignore[arg-type]
 
 
@@ -370,11 +370,11 @@ def test_range_and_efficiency_by_level() -> None:
     assert efficiency(Cell(1, 1), Cell(4, 1), R[3]) == pytest.approx((-900 / 15 - 10 + 120) / 100)
     st = board(["51 а.д. - 2,3 фронтом на восток"], ["101 с.д. - 7,3"], level=1)
     with pytest.raises(
-        OrderError, match="7,3 is 50 km from 51 а.д. at 2,3; artillery fires at most 30 km"
+        OrderError, match="7,3 is 50 km from 51 AD at 2,3; artillery fires at most 30 km"
     ):
         apply(st, parse_order("51 а.д. огонь по 7,3", st), R[1])
     st = initial_state(st.scenario, 2)  # level 2: table 11 has no column for +50 km
-    with pytest.raises(OrderError, match=r"7,3 is \+50 km, \+0 km from 51 а.д. at 2,3: table 11"):
+    with pytest.raises(OrderError, match=r"7,3 is \+50 km, \+0 km from 51 AD at 2,3: table 11"):
         apply(st, parse_order("51 а.д. огонь по 7,3", st), R[2])
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
-from strategia.core.numbers import num, quantity, shown, turns
+from strategia.core.numbers import num, quantity, turns
 from strategia.engine.capability import at_work
 from strategia.engine.costs import (
     HOW,
@@ -308,9 +308,8 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                         cut(
                             "9.3",
                             en(
-                                f"the way to {target} costs {turns(cost)}, {turns(u.left)} "
-                                f"{'was' if shown(num(u.left)) == 1 else 'were'} left: "
-                                f"stopped at {a}"
+                                f"the way to {target} costs {turns(cost)}, with "
+                                f"{turns(u.left)} left: stopped at {a}"
                             ),
                             f"путь до {target} стоит {turns(cost, 'ru')}, оставалось "
                             f"{turns(u.left, 'ru')}: остановлена в {a}",

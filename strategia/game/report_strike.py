@@ -13,6 +13,7 @@ from strategia.core.numbers import divisions, num, pct
 from strategia.engine.battle_record import BattleRecord, Fighting
 from strategia.explain.render import rule_label
 from strategia.explain.trace import Step
+from strategia.game.report_facts import journal_name
 from strategia.game.report_words import feminine, unit_name
 from strategia.rules.kinds import side_name
 
@@ -52,7 +53,7 @@ def strike_parts(
 def _battery(explanation: Step | None) -> str:
     """The battery that fired, as the strike's explanation is titled («51 а.д. fires on ...»)."""
     title = explanation.label.en if explanation is not None else ""
-    return title.split(" fires on ")[0] if " fires on " in title else ""
+    return journal_name(title.split(" fires on ")[0]) if " fires on " in title else ""
 
 
 def _loss(u: Fighting, lang: Lang) -> str:

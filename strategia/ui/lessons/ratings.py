@@ -84,7 +84,7 @@ def division_svg(
                 f"<rect x='{x}' y='{y}' width='64' height='30' fill='{ROLE_COLOUR[c.role]}' "
                 "stroke='#333'/>"
                 + text.format(x + 32, y + 14, label)
-                + text.format(x + 32, y + 26, f"{c.role.label(lang)} {fmt(c.value, lang)}")
+                + text.format(x + 32, y + 26, f"{c.role.key} {fmt(c.value, lang)}")
             )
     angle = BLOW_ANGLE[facing]
     mid = width / 2
@@ -121,7 +121,7 @@ def diagram(
     rules = load_ruleset(level=2)
     d = new_division(1, kind, rules)
     r = rating(d, rules, formation=formation, facing=facing, regiments_facing=regiments_facing)
-    alt = f"{d.kind.ru}: {formation.label(lang)}, {facing.label(lang)}, "
+    alt = f"{d.kind.label(lang)}: {formation.label(lang)}, {facing.label(lang)}, "
     alt += f"{regiments_facing.label(lang)} = {fmt(r.value, lang)}"
     return Svg(division_svg(d, rules, formation, facing, regiments_facing, lang), alt)
 

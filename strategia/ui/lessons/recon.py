@@ -19,7 +19,7 @@ from matplotlib.axes import Axes
 
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
-from strategia.core.numbers import num
+from strategia.core.numbers import num, quantity
 from strategia.game import recon
 from strategia.game.game import Game
 from strategia.game.questions import parse_question
@@ -71,7 +71,7 @@ WORDS = {
     "cost": Text("costs (questions)", "стоит (вопросов)"),
     "left": Text(
         "{side}: {left} of {allowance} questions left",
-        "{side}: осталось {left} из {allowance} вопросов",
+        "{side}: осталось {left} из {allowance}",
     ),
     "side": Text("side", "сторона"),
     "turn": Text("turn", "ход"),
@@ -259,7 +259,11 @@ def _budget_line(game: Game, side: str, lang: Lang) -> str:
     own = [a for a in game.answers if a["side"] == side]
     b = recon.budget(game.state, side, game.rules, own)
     return WORDS["left"].format(
-        side=WORDS[side](lang), left=num(b.left, lang), allowance=num(b.allowance, lang)
+        side=WORDS[side](lang),
+        left=num(b.left, lang),
+        allowance=quantity(b.allowance, "q", lang, case="gen")
+        if lang == "ru"
+        else num(b.allowance, lang),
     )(lang)
 
 
