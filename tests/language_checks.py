@@ -7,8 +7,9 @@ In Russian: a word in Latin script; a noun that does not agree with its number (
 commands and code (`strategia game ...`, <code>), file names and paths, addresses, the keys of
 the scenario file (`forces.R.deployment`, `map.relief`) and its values as quoted («red», 'blu'),
 rule ids with their letters («9.8в», «[4.3]», «(табл. 9-1; 9.6)»), the seeds' abbreviations
-(«т.д.», «с.п.»), a river corner in the notation (10.5,4.5), the program's name in its error
-prefix («strategia game: ошибка:»).
+(«т.д.», «с.п.»), a river corner in the notation (10.5,4.5), the mobilisation days (M+5), the
+names of file formats (TOML, NetCDF), the program's name in its error
+prefix («strategia game: ошибка:») and its options (--recover), the text map's characters (f, s, h, o, R, B...).
 
 In English, by design, Cyrillic stays in: proper names the scenario gives (states, places, the
 scenario's name) and text the players or the mediator typed (a note, an order quoted as given),
@@ -34,7 +35,9 @@ _PATHS = re.compile(
 _URL = re.compile(r"https?://\S+")
 _KEYS = re.compile(r"\[{1,2}[\w.<> -]+\]{1,2}|\b[a-z_]+(?:\.[\w<>-]+)+")  # [map], forces.R.x
 _QUOTED = re.compile(r"«[^«»]*»|(?<!\w)'[^'\n]*'(?!\w)|\"[^\"\n]*\"")
-_PROGRAM = re.compile(r"\bstrategia [a-z-]+:")
+_PROGRAM = re.compile(r"\bstrategia [a-z-]+:|(?<![\w-])--?[a-z][\w-]*")  # and its options
+# Names that are names in Russian too: file formats, and the mobilisation days' notation (M+5).
+_NAMES = re.compile(r"\b(?:TOML|NetCDF|JSONL?|SQLite|HTML|Markdown|Voilà)\b|\bM(?:\+\d+)?(?![\w])")
 LATIN = re.compile(r"[A-Za-z]+")
 CYRILLIC = re.compile(r"[А-Яа-яЁё]+")
 
@@ -46,14 +49,17 @@ def plain(text: str) -> str:
 
 def _stripped(text: str) -> str:
     text = _URL.sub(" ", plain(text))
-    text = _PROGRAM.sub(" ", text)
+    text = _NAMES.sub(" ", _PROGRAM.sub(" ", text))
     text = _QUOTED.sub(" ", text)
     return _KEYS.sub(" ", _PATHS.sub(" ", text))
 
 
+GLYPHS = set("fshoFRBGKU")  # the text map's characters: forest, swamp, hills, a city, units
+
+
 def latin_words(text: str) -> list[str]:
     """The Latin words of a Russian text, what legitimately holds them left out."""
-    return LATIN.findall(_stripped(text))
+    return [w for w in LATIN.findall(_stripped(text)) if w not in GLYPHS]
 
 
 # Nouns a number governs, by their forms: nominative singular, genitive singular, genitive
@@ -113,23 +119,29 @@ def undeclined(text: str) -> list[str]:
 
 
 _DOT = re.compile(r"\d+\.\d+")
-_RULE_ID = re.compile(r"^\d\.(?:[1-9]|1\d|20)$")  # 0.2 ... 9.20: the seeds' rule numbers
 _CORNERS = re.compile(r"\d+\.5,\d+\.5|\d+(?:\.5)?,\d+\.5|\d+\.5,\d+")  # a river's corners
+# What follows or precedes a number as a number, not as a rule id: its unit, an operator.
+_UNIT_WORDS = {form for forms in NOUNS for form in forms} | {"км", "мин", "см", "%", "из", "раза"}
+_OPERATOR = "=×+−*/<>"
 
 
-def dot_decimals(text: str) -> list[str]:
-    """Numbers written with a decimal point in a Russian text. A rule id («9.8», «4.12а») is
-    one when it stands where rule ids stand: in [] or (), after «правил...» or «табл.»."""
+def dot_decimals(text: str, rule_ids: Iterable[str] = ()) -> list[str]:
+    """Numbers written with a decimal point in a Russian text. A rule id («9.8», «4.12а»: one of
+    `rule_ids`, the rules the game cites) is none, unless it stands as a number stands: after
+    an operator (= × +) or before a unit («0.5 хода», «9.5 из 15»)."""
+    known = {r.rstrip("abcdefghабвгдежз") for r in rule_ids}
     out = []
     for line in _stripped(text).splitlines():
         line = _CORNERS.sub(" ", line)
         for m in _DOT.finditer(line):
             token = m[0]
-            before = line[: m.start()]
-            inside = before.count("(") > before.count(")") or before.count("[") > before.count("]")
-            named = re.search(r"(правил\w*|табл\.|rule|section)\s*$", before) is not None
-            lettered = re.match(r"[а-зa-h]\b", line[m.end() :]) is not None
-            if _RULE_ID.match(token) and (inside or named or lettered):
+            before = line[: m.start()].rstrip()
+            after = line[m.end() :]
+            word = re.match(r"\s*([%\w]+|[" + _OPERATOR + "])", after)
+            numeric = (before != "" and before[-1] in _OPERATOR) or (
+                word is not None and (word[1] in _UNIT_WORDS or word[1] in _OPERATOR)
+            )
+            if token in known and not numeric:
                 continue
             out.append(f"{token} in «{line.strip()[:160]}»")
     return out

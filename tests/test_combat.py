@@ -56,7 +56,9 @@ def strength(state: GameState, text: str) -> float:
 def losses(result_expl: Step) -> dict[str, float]:
     (group,) = [s for s in result_expl.children if s.label.en == "Losses"]
     return {
-        s.label.ru.split(" теряет")[0]: float(s.value) for s in group.children if s.value is not None
+        s.label.ru.split(" теряет")[0]: float(s.value)
+        for s in group.children
+        if s.value is not None
     }  # type: ignore[arg-type]
 
 

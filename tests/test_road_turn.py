@@ -67,7 +67,9 @@ def test_a_45_degree_turn_on_a_road_then_by_road_goes_at_the_plain_s_pace() -> N
     assert [c.rule for c in res.cuts] == ["4.3", "9.3"]
     assert "no road speed" in res.cuts[0].reason.en
     assert "без скорости дороги" in res.cuts[0].reason.ru
-    assert "the way to 8,3 costs 2 turns, with 0.75 turn left: stopped at 4,3" in (res.cuts[1].reason.en)
+    assert "the way to 8,3 costs 2 turns, with 0.75 turn left: stopped at 4,3" in (
+        res.cuts[1].reason.en
+    )
     steps = [s for s in res.explanation.walk() if s.label.en.startswith("2,3 → 3,3")]
     assert steps and "along the road at the ground's pace" in steps[0].label.en
     assert [c.value for c in steps[0].children] == [30]  # table 4, plain, т.д.

@@ -36,7 +36,8 @@ def battle_command(args: argparse.Namespace) -> Output:
     order = parse_order(args.attack, state)
     if not isinstance(order, Attack | Strike):
         raise OrderError(
-            f"{args.attack}: not an attack or a strike (see `strategia battle --help`)"
+            f"{args.attack}: not an attack or a strike (see `strategia battle --help`)",
+            ru=f"{args.attack}: это не удар и не огонь (см. `strategia battle --help`)",
         )
     after, result = apply(state, order, rules)
     lines = [result.outcome(args.lang)]

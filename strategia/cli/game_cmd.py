@@ -11,10 +11,12 @@ from strategia.cli import report_cmd
 from strategia.cli.output import Output
 from strategia.cli.words import line, phase, to_move
 from strategia.core.geometry import Cell
+from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
 from strategia.explain.render import explanation_text, rule_label
 from strategia.game.channel import ANSWER_KEYS, channel
 from strategia.game.game import Game, GameError
+from strategia.game.order_words import question_in
 from strategia.rules.kinds import side_name
 from strategia.theatre.ascii_map import render
 
@@ -139,7 +141,7 @@ def extend(args: argparse.Namespace) -> Output:
 def _open(args: argparse.Namespace) -> Game:
     """The game of `args.game`; damage the store worked around becomes a warning."""
     g = Game.open(args.game)
-    args.warnings = _warnings(g)
+    args.warnings = _warnings(g, args.lang)
     return g
 
 
@@ -152,11 +154,13 @@ def _warned(handler: Any) -> Any:
     return run
 
 
-def _warnings(g: Game) -> list[str]:
+def _warnings(g: Game, lang: Lang) -> list[str]:
     """Damage the store worked around (a header copy, a snapshot): `game replay` lists it."""
-    return [
-        f"{p} (the game is whole; `strategia game replay` checks it)" for p in g.journal.problems
-    ]
+    whole = Text(
+        "the game is whole; `strategia game replay` checks it",
+        "игра цела; `strategia game replay` проверит ее",
+    )(lang)
+    return [f"{p.say(lang)} ({whole})" for p in g.journal.problems]
 
 
 def _status(g: Game) -> dict[str, Any]:
@@ -235,7 +239,8 @@ def show(args: argparse.Namespace) -> Output:
         else line("as_mediator", args.lang)
     )  # fmt: skip
     return Output(
-        head + "\n" + render(state.theatre, state.level, marks), {**status, "view": view.to_json()}
+        head + "\n" + render(state.theatre, state.level, marks, lang=args.lang),
+        {**status, "view": view.to_json()},
     )
 
 
@@ -248,7 +253,7 @@ def ask(args: argparse.Namespace) -> Output:
     else:
         a = side.ask(args.text)
     answer = a["answer"][args.lang] if isinstance(a["answer"], dict) else a["answer"]
-    return Output(f"{a['question']} — {answer}", a)
+    return Output(f"{question_in(a['question'], args.lang)} — {answer}", a)
 
 
 def journal(args: argparse.Namespace) -> Output:

@@ -9,6 +9,8 @@ from typing import Any
 from strategia.cli.output import Output
 from strategia.cli.words import line
 from strategia.core.errors import StrategiaError
+from strategia.core.i18n import Text
+from strategia.core.numbers import quantity
 from strategia.engine.apply import apply
 from strategia.engine.movement import MODES, reach
 from strategia.engine.state import GameState, initial_state
@@ -83,7 +85,13 @@ def reach_command(args: argparse.Namespace) -> Output:
     marks = {c: "*" for c in cells}
     marks[state.unit(ref).cell] = "U"
     text = render(state.theatre, state.level, marks, legend=False)
-    head = f"{ref}: {len(cells)} cells within reach ({args.mode}), * on the map, U the unit"
+    modes = {"forward": "поступательно", "road": "по дорогам", "withdraw": "отход"}
+    head = Text(
+        f"{ref.format('en')}: {quantity(len(cells), 'cell')} within reach ({args.mode}), "
+        "* on the map, U the unit",
+        f"{ref}: в досягаемости {quantity(len(cells), 'cell', 'ru')} "
+        f"({modes.get(args.mode, args.mode)}), * на карте, U — сама часть",
+    )(args.lang)
     data = {
         "unit": str(ref),
         "mode": args.mode,

@@ -138,7 +138,7 @@ def show(args: argparse.Namespace) -> Output:
         )
     )
     units = None if args.no_units else _units_on_map(sc)
-    lines += ["", render(sc.theatre, level, units)]
+    lines += ["", render(sc.theatre, level, units, lang=args.lang)]
     info["map"] = render(sc.theatre, level, units, legend=False).split("\n")
     return Output("\n".join(lines), info)
 

@@ -59,6 +59,9 @@ def os_error_ru(error: BaseException) -> str:
     return _OS_RU.get(name, "файл не читается" if name else "ошибка файла")
 
 
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
+
+
 class UnknownNameError(StrategiaError):
     """A name (unit type, formation, facing, ruleset...) that is not one of the allowed ones."""
 
@@ -77,7 +80,12 @@ class UnknownNameError(StrategiaError):
         close = self._close()
         if close:
             return f"unknown {self.what} {self.given!r}: did you mean {close!r}?"
-        return f"unknown {self.what} {self.given!r} (allowed: {', '.join(self.allowed)})"
+        return f"unknown {self.what} {self.given!r} (allowed: {', '.join(self._names('en'))})"
+
+    def _names(self, lang: Lang) -> tuple[str, ...]:
+        """The allowed names a reader of `lang` writes (all, where none is in its script)."""
+        mine = tuple(a for a in self.allowed if (_CYRILLIC.search(a) is not None) == (lang == "ru"))
+        return mine or self.allowed
 
     def say(self, lang: Lang = "en") -> str:
         if lang != "ru":
@@ -85,7 +93,7 @@ class UnknownNameError(StrategiaError):
         close = self._close()
         none = WHAT_RU.get(self.what, f"нет такого: {self.what}")
         hint_ru = f"; может быть, «{close}»?" if close else ""
-        listed = "" if close else f" (можно: {', '.join(self.allowed)})"
+        listed = "" if close else f" (можно: {', '.join(self._names('ru'))})"
         return f"{none}: «{self.given}»{hint_ru}{listed}"
 
 
@@ -249,6 +257,7 @@ _RU: list[tuple[str, str | None]] = [
     (r"no 'между' after (.*)", r"нет «между» после \1"),
     (r"no such unit (.*)", r"нет такой части: \1"),
     (r"no unit numbered (\d+)", r"нет части с номером \1"),
+    (r"no unit number", "нет номера части"),
     (r"no (longitude|latitude)", None),
     (r"no separator after the longitude", "нет разделителя после долготы"),
     (r"unit type missing", "не указан тип части"),
@@ -318,3 +327,34 @@ def _worded(pattern: str, m: re.Match[str], text: str) -> str:
 
 def _echelons(words: str) -> str:
     return " или ".join(_ECHELONS.get(w, w) for w in words.split(" or "))
+
+
+# The TOML reader's complaints (tomllib), in Russian: (its words, ours); the rest is said generally.
+_TOML_RU = (
+    ("Cannot declare", "ключ или таблица объявлены дважды"),
+    ("Cannot overwrite a value", "значение задано дважды"),
+    ("Cannot mutate immutable namespace", "таблица уже задана целиком"),
+    ("Cannot redefine namespace", "таблица объявлена дважды"),
+    ("Duplicate inline table key", "ключ повторяется во встроенной таблице"),
+    ("Expected '=' after a key", "после ключа нужно «=»"),
+    ("Expected ']' at the end", "заголовок таблицы не закрыт «]»"),
+    ("Expected ']]' at the end", "заголовок массива таблиц не закрыт «]]»"),
+    ("Expected newline or end", "после значения лишний текст"),
+    ("Unclosed array", "список не закрыт «]»"),
+    ("Unclosed inline table", "встроенная таблица не закрыта «}»"),
+    ("Unterminated string", "строка не закрыта кавычкой"),
+    ("Invalid value", "непонятное значение"),
+    ("Invalid date", "непонятная дата"),
+    ("Invalid statement", "непонятная строка"),
+    ("Invalid initial character", "ключ начинается недопустимым знаком"),
+)
+
+
+def toml_error_ru(text: str) -> str:
+    """The TOML reader's complaint in Russian, with where it is: «список не закрыт «]» (строка 3,
+    столбец 8)»."""
+    what = next((ru for en, ru in _TOML_RU if text.startswith(en)), "ошибка записи")
+    m = re.search(r"line (\d+), column (\d+)", text)
+    if m:
+        return f"{what} (строка {m[1]}, столбец {m[2]})"
+    return f"{what} (в конце файла)" if "end of document" in text else what

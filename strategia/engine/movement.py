@@ -79,7 +79,10 @@ def _request(
     state: GameState, u: UnitState, rules: RuleSet, mode: str, budget: float | None = None
 ) -> ReachRequest:
     if mode not in MODES:
-        raise OrderError(en(f"unknown movement mode {mode!r}: {', '.join(MODES)}"))
+        raise OrderError(
+            f"unknown movement mode {mode!r}: {', '.join(MODES)}",
+            ru=f"нет такого способа движения: {mode!r} (можно: {', '.join(MODES)})",
+        )
     costs = unit_costs(state, u, rules, mode)
     facing = u.facing
     with quiet():
@@ -160,7 +163,7 @@ def _label_step(
             f"{a} → {b}: {num(km)} km, {where_en}, {RELIEF_TERRAIN_KEY[ra]} → "
             f"{RELIEF_TERRAIN_KEY[rb]}"
         ),
-        f"{a} → {b}: {num(km)} км, {where_ru}",
+        f"{a} → {b}: {num(km, 'ru')} км, {where_ru}",
     )
     with explain(label, rule="table 4", unit="turn") as g:
         if how == "road":

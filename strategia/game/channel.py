@@ -27,7 +27,7 @@ from strategia.engine.result import Result
 from strategia.explain.trace import Explained, Step
 from strategia.game.accounts import Told, told
 from strategia.game.game import Game, GameError
-from strategia.game.order_words import order_in
+from strategia.game.order_words import order_in, question_in
 from strategia.game.views import SideView, side_context, view_for
 from strategia.notation.orders import parse_order
 from strategia.rules.kinds import side_name
@@ -102,7 +102,7 @@ class SideChannel:
                 lines.append(f"  {order}{Text.of(d['text'])(lang)}")
             elif d["kind"] == "answer":
                 answer = d["answer"][lang] if isinstance(d["answer"], dict) else d["answer"]
-                lines.append(f"  [{words[1]}] {d['question']}  →  {answer}")
+                lines.append(f"  [{words[1]}] {question_in(d['question'], lang)}  →  {answer}")
             elif d["kind"] == "extend":
                 note = f": {d['text']}" if d.get("text") else ""
                 lines.append(f"  [{words[2]}] {_extended(d['minutes'], lang)}{note}")

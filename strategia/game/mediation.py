@@ -151,14 +151,20 @@ class Mediation(Commands):
 
     def _check_intervention(self, text: str, cell: Cell | None, turns: int | None) -> None:
         if not text.strip():
-            raise GameError("an intervention needs its text (what the mediator decides)")
+            raise GameError(
+                "an intervention needs its text (what the mediator decides)",
+                ru="у вмешательства должен быть текст (что решает посредник)",
+            )
         if cell is not None and not terrain.on_map(self.state.theatre, cell):
             w, h = terrain.size(self.state.theatre)
             raise IllegalNotationError(
                 str(cell), f"cell off the map, which is {w} x {h}", 1, f"longitude 1..{w}"
             )
         if turns is not None and not (isinstance(turns, int) and 1 <= turns <= 1000):
-            raise GameError(f"--turns {turns!r}: expected a whole number of turns from 1 to 1000")
+            raise GameError(
+                f"--turns {turns!r}: expected a whole number of turns from 1 to 1000",
+                ru=f"--turns {turns!r}: нужно целое число ходов от 1 до 1000",
+            )
 
     # --- the planning clock (1.9, 5.2) ------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from functools import lru_cache
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang
 from strategia.engine.state import BUSY
+from strategia.game.questions import parse_question
 from strategia.notation.orders import parse_order
 from strategia.notation.refs import UnitRef
 
@@ -41,3 +42,15 @@ def order_in(text: str, lang: Lang) -> str:
             unit = m["unit"]
         return f"{unit} ({_LABELS[m['what']]})"
     return text
+
+
+@lru_cache(maxsize=4096)
+def question_in(text: str, lang: Lang) -> str:
+    """A reconnaissance question as the journal keeps it, in `lang`'s words (as kept where it
+    cannot be read without the map)."""
+    if lang == "ru":
+        return text
+    try:
+        return parse_question(text).format(lang)
+    except StrategiaError:
+        return text

@@ -238,14 +238,17 @@ def check_scenario(sc: Scenario) -> list[Problem]:
                     problems.append(
                         Problem(
                             where,
-                            f"{p}: cell {cell} off the map, which is {sc.width} x {sc.height}",
+                            f"{p.format('en')}: cell {cell} off the map, which is "
+                            f"{sc.width} x {sc.height}",
                             ru=f"{p}: клетка {cell} вне карты (карта {sc.width} × {sc.height})",
                         )
                     )
                 elif relief[terrain.index(sc.theatre, cell)] == terrain.Relief.WATER:
                     problems.append(
                         Problem(
-                            where, f"{p}: cell {cell} is water", ru=f"{p}: клетка {cell} — вода"
+                            where,
+                            f"{p.format('en')}: cell {cell} is water",
+                            ru=f"{p}: клетка {cell} — вода",
                         )
                     )
         _check_mobilisation(sc, f, problems)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from strategia.core.errors import Problem, StrategiaError, os_error_ru, say
+from strategia.core.errors import Problem, StrategiaError, os_error_ru, say, toml_error_ru
 from strategia.core.geometry import Cell
 from strategia.core.numbers import quantity
 from strategia.notation.refs import NotationError, Placement, UnitRef, parse_cell
@@ -37,7 +37,6 @@ from strategia.theatre.scenario_text import (
     ScenarioError,
     check_shape,
     check_size,
-    toml_error_ru,
 )
 from strategia.theatre.scenario_text import settings as scenario_settings
 from strategia.theatre.scenario_write import (
@@ -360,15 +359,19 @@ def _forces(
             r.add(
                 n,
                 None,
-                f"{table}.deployment: {line.strip()}: "
+                f"{table}.deployment: {line.strip()!r}: "
                 f"cell {bad[0]} off the map, which is {w} x {h}",
-                f"{table}.deployment: {line.strip()}: клетка {bad[0]} вне карты (карта {w} × {h})",
+                f"{table}.deployment: «{line.strip()}»: клетка {bad[0]} вне карты "
+                f"(карта {w} × {h})",
             )
             continue
         wet = [c for c in p.cells if relief[terrain.index(ds, c)] == terrain.Relief.WATER]
         if wet:
-            at = f"{table}.deployment: {line.strip()}"
-            r.add(n, None, f"{at}: cell {wet[0]} is water", f"{at}: клетка {wet[0]} — вода")
+            at, at_ru = (
+                f"{table}.deployment: {line.strip()!r}",
+                f"{table}.deployment: «{line.strip()}»",
+            )
+            r.add(n, None, f"{at}: cell {wet[0]} is water", f"{at_ru}: клетка {wet[0]} — вода")
         deployment.append(p)
         for ref in _divisions_named(p.unit, corps_of):
             _claim(r, n, ref, seen, f"{table}.deployment")

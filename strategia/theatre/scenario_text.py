@@ -38,37 +38,6 @@ TABLES: dict[str, dict[str, tuple[type, ...]]] = {
 }
 FORCES_KEYS = ("order_of_battle", "deployment", "mobilisation")
 STATE_KEYS = ("code", "name", "side")
-# The TOML reader's complaints (tomllib), in Russian: (its words, ours); the rest is said generally.
-_TOML_RU = (
-    ("Cannot declare", "ключ или таблица объявлены дважды"),
-    ("Cannot overwrite a value", "значение задано дважды"),
-    ("Cannot mutate immutable namespace", "таблица уже задана целиком"),
-    ("Cannot redefine namespace", "таблица объявлена дважды"),
-    ("Duplicate inline table key", "ключ повторяется во встроенной таблице"),
-    ("Expected '=' after a key", "после ключа нужно «=»"),
-    ("Expected ']' at the end", "заголовок таблицы не закрыт «]»"),
-    ("Expected ']]' at the end", "заголовок массива таблиц не закрыт «]]»"),
-    ("Expected newline or end", "после значения лишний текст"),
-    ("Unclosed array", "список не закрыт «]»"),
-    ("Unclosed inline table", "встроенная таблица не закрыта «}»"),
-    ("Unterminated string", "строка не закрыта кавычкой"),
-    ("Invalid value", "непонятное значение"),
-    ("Invalid date", "непонятная дата"),
-    ("Invalid statement", "непонятная строка"),
-    ("Invalid initial character", "ключ начинается недопустимым знаком"),
-)
-
-
-def toml_error_ru(text: str) -> str:
-    """The TOML reader's complaint in Russian, with where it is: «список не закрыт «]» (строка 3,
-    столбец 8)»."""
-    what = next((ru for en, ru in _TOML_RU if text.startswith(en)), "ошибка записи")
-    m = re.search(r"line (\d+), column (\d+)", text)
-    if m:
-        return f"{what} (строка {m[1]}, столбец {m[2]})"
-    return f"{what} (в конце файла)" if "end of document" in text else what
-
-
 _TYPE_NAMES = {str: ("text", "текст"), int: ("a whole number", "целое число"),
                float: ("a number", "число"), bool: ("true or false", "«true» или «false»"),
                dict: ("a table", "таблица"), list: ("a list", "список")}  # fmt: skip

@@ -16,7 +16,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from strategia.core.errors import StrategiaError, say
+from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text, check_lang
 from strategia.engine.movement import reach
@@ -28,6 +28,7 @@ from strategia.game.game import Game, GameError
 from strategia.game.order_words import order_in
 from strategia.game.views import mediator_view, to_geojson, view_for
 from strategia.notation.refs import UnitRef
+from strategia.notation.say import say
 from strategia.rules.kinds import side_name
 from strategia.ui.console.panels import Panels
 from strategia.ui.console.sessions import open_game, pointer

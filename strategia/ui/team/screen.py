@@ -19,7 +19,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from strategia.core.errors import StrategiaError, say
+from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text, check_lang
 from strategia.engine.movement import reach
@@ -29,9 +29,10 @@ from strategia.game import report_render as rr
 from strategia.game.accounts import Told
 from strategia.game.channel import SideChannel, channel
 from strategia.game.game import Game
-from strategia.game.order_words import order_in
+from strategia.game.order_words import order_in, question_in
 from strategia.game.views import SideView, to_geojson
 from strategia.notation.refs import UnitRef
+from strategia.notation.say import say
 from strategia.rules.kinds import side_name
 from strategia.ui.widgets import hover, layers
 from strategia.ui.widgets.clock import ClockLabel
@@ -203,7 +204,7 @@ class TeamScreen:
     def _show_answers(self) -> None:
         lang = self.lang
         rows = "".join(
-            f"<li>{T['turn'](lang)} {a['turn']}: {_e(a['question'])} → "
+            f"<li>{T['turn'](lang)} {a['turn']}: {_e(question_in(a['question'], lang))} → "
             f"<b>{_e(a['answer'][lang] if isinstance(a['answer'], dict) else a['answer'])}</b></li>"
             for a in self.channel.answers()
         )

@@ -269,12 +269,12 @@ def unit_info(g: Game, ref: UnitRef | None, lang: Lang) -> str:
             "выберите на карте часть стороны, которая ходит",
         )
         return f"<i>{hint(lang)}</i>"
-    regs = ", ".join(f"{r.kind.ru} {pct(r.strength, lang)}" for r in u.division.regiments)
+    regs = ", ".join(f"{r.kind.label(lang)} {pct(r.strength, lang)}" for r in u.division.regiments)
     busy = f"; {u.busy.label(lang)} ({turns(u.busy.left, lang)})" if u.busy else ""
     side = side_name(g.state.side_of(u.ref), lang, capital=True)
     left = Text("turn left", "остаток хода")(lang)
     return (
-        f"<b>{_e(u.ref)}</b> ({_e(side)}) — {_e(', '.join(str(c) for c in u.cells))}, "
+        f"<b>{_e(u.ref.format(lang))}</b> ({_e(side)}) — {_e(', '.join(str(c) for c in u.cells))}, "
         f"{_e(Text('facing', 'фронтом на')(lang))} {_e(u.facing.label(lang))}, "
         f"{_e(u.formation.label(lang))}, {_e(Text('regiments', 'полки')(lang))} "
         f"{_e(u.regiments.label(lang))}; {left} {num(max(0.0, u.left), lang)}{_e(busy)}"
