@@ -33,7 +33,9 @@ _PATHS = re.compile(
     r"(?:[\w.~-]*/[\w./~+-]*|[\w.-]+\.(?:toml|game|tgame|nc|jsonl|json|html|md|png|txt|ipynb))"
 )
 _URL = re.compile(r"https?://\S+")
-_KEYS = re.compile(r"\[{1,2}[\w.<> -]+\]{1,2}|\b[a-z_]+(?:\.[\w<>-]+)+")  # [map], forces.R.x
+_KEYS = re.compile(
+    r"\[{1,2}[\w.<> -]+\]{1,2}|\b[a-z_][a-z0-9_]*(?:\.[\w<>|-]*)+"
+)  # [map], forces.R.x
 _QUOTED = re.compile(r"«[^«»]*»|(?<!\w)'[^'\n]*'(?!\w)|\"[^\"\n]*\"")
 _PROGRAM = re.compile(r"\bstrategia [a-z-]+:|(?<![\w-])--?[a-z][\w-]*")  # and its options
 # Names that are names in Russian too: file formats, and the mobilisation days' notation (M+5).

@@ -72,7 +72,14 @@ class UnknownNameError(StrategiaError):
         super().__init__(what, given)
 
     def _close(self) -> str | None:
-        close = difflib.get_close_matches(self.given, self.allowed, n=1, cutoff=0.5)
+        """The allowed name nearest the one given, among those in its script (a Russian name
+        for a Russian misspelling)."""
+        script = [
+            a
+            for a in self.allowed
+            if bool(_CYRILLIC.search(a)) == bool(_CYRILLIC.search(self.given))
+        ]
+        close = difflib.get_close_matches(self.given, script or self.allowed, n=1, cutoff=0.5)
         return close[0] if close else None
 
     def __str__(self) -> str:
@@ -187,7 +194,7 @@ class NotationError(StrategiaError):
         notes = [f"позиция {self.column}"] if self.column is not None else []
         notes += [f"ожидалось: {russian(self.expected)}"] if self.expected else []
         detail = f" ({'; '.join(notes)})" if notes else ""
-        return f"{self.text}: {russian(self.problem)}{detail}"
+        return f"«{self.text}»: {russian(self.problem)}{detail}"
 
     def within(self, text: str, offset: int) -> NotationError:
         """This error moved into the larger `text`, where what it was about starts at `offset`."""
@@ -258,6 +265,24 @@ _RU: list[tuple[str, str | None]] = [
     (r"no such unit (.*)", r"нет такой части: \1"),
     (r"no unit numbered (\d+)", r"нет части с номером \1"),
     (r"no unit number", "нет номера части"),
+    (r"each unit in one echelon", "каждая часть в одном эшелоне"),
+    (r"once, in one echelon", "один раз, в одном эшелоне"),
+    (r"one or the other", "одно из двух"),
+    (r"the rest", "остальные"),
+    (r"no echelons", "нет эшелонов"),
+    (r"the statute says nothing", "в уставе ничего не сказано"),
+    (r"(.+) named whole and by its regiments", r"\1 названа и целиком, и по полкам"),
+    (r"'и <cell>' / 'and <cell>'", "«и <клетка>»"),
+    (r"facing of the regiments", "положение полков"),
+    (r"formation", "построение"),
+    (r"regiments", "полки"),
+    (r"interdict", "огонь на отсечение"),
+    (r"unit number (\S*) out of range", r"номер части \1 вне пределов"),
+    (r"(\S+) km out of range", r"\1 км вне пределов"),
+    (r"(longitude|latitude) (\S*) out of range", None),
+    (r"a whole number from 1 to (\d+)", r"целое число от 1 до \1"),
+    (r"1 to 100 km", "от 1 до 100 км"),
+    (r"' - <cell>' or 'между <cell> и <cell>'", "« - <клетка>» или «между <клетка> и <клетка>»"),
     (r"no (longitude|latitude)", None),
     (r"no separator after the longitude", "нет разделителя после долготы"),
     (r"unit type missing", "не указан тип части"),
@@ -309,6 +334,8 @@ def _worded(pattern: str, m: re.Match[str], text: str) -> str:
     if pattern.startswith("unknown"):
         none = WHAT_RU.get(m[1], f"нет такого: {m[1]}")
         return f"{none}: «{m[2]}»" + (f"; может быть, «{m[3]}»?" if m.lastindex == 3 else "")
+    if pattern.startswith("(longitude|latitude) (\\S*) out"):
+        return f"{'долгота' if m[1] == 'longitude' else 'широта'} {m[2]} вне пределов"
     if pattern.startswith("no (lon"):
         return "нет долготы" if m[1] == "longitude" else "нет широты"
     if pattern.startswith("(lon"):

@@ -137,7 +137,7 @@ def plan_transfer(
             w, h = terrain.size(ds)
             raise TransferError(
                 f"{where}: {cell} is off the map, which is {w} x {h}",
-                ru=f"{where_ru}: {cell} вне карты (карта {w} x {h})",
+                ru=f"{where_ru}: {cell} вне карты (карта {w} × {h})",
             )
         if ds["settlement"].values[terrain.index(ds, cell)] == 0:
             raise TransferError(

@@ -378,7 +378,7 @@ def random_theatre(
     if width < 8 or height < 8:
         raise StrategiaError(
             f"theatre size {width} x {height}: both must be at least 8",
-            ru=f"размер театра {width} x {height}: обе стороны не меньше 8",
+            ru=f"размер театра {width} × {height}: обе стороны не меньше 8",
         )
     if not 2 <= states <= 2 + len(GREEN_CODES):
         raise StrategiaError(

@@ -203,7 +203,7 @@ def check_scenario(sc: Scenario) -> list[Problem]:
         if n > 1:
             problems.append(
                 Problem(f"state {code}", "defined twice", ru="задано дважды",
-                        where_ru=f"государство {code}")
+                        where_ru=f"государство «{code}»")
             )  # fmt: skip
     for s in sc.states:
         if s.side not in [m.key for m in Side]:
@@ -212,7 +212,7 @@ def check_scenario(sc: Scenario) -> list[Problem]:
                     f"state {s.code}",
                     f"unknown side {s.side!r} (red, blue, green, black)",
                     ru=f"нет такой стороны: {s.side!r} (можно: {SIDES_RU})",
-                    where_ru=f"государство {s.code}",
+                    where_ru=f"государство «{s.code}»",
                 )
             )
     division_numbers: Counter[int] = Counter()
@@ -282,7 +282,7 @@ def _placed(p: Problem) -> Problem:
     head, *rest = p.where.split(".")
     if head != "forces" or p.where_ru:
         return p
-    words = ["силы", *rest[:1]]
+    words = ["силы", *(f"«{code}»" for code in rest[:1])]
     where = " ".join(words) + "".join(f", {_PARTS_RU.get(x, x)}" for x in rest[1:])
     return replace(p, where_ru=where)
 

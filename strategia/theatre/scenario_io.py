@@ -115,9 +115,9 @@ def _grid(
         return None
     width = len(rows[0][1])
     if width > MAX_SIDE or len(rows) > MAX_SIDE:
-        size = f"map.{key}: {width} x {len(rows)}"
-        r.add(rows[0][0], None, f"{size}, at most {MAX_SIDE} a side",
-              f"{size}, а по каждой стороне не больше {MAX_SIDE}")  # fmt: skip
+        most_ru = f"а по каждой стороне не больше {MAX_SIDE}"
+        r.add(rows[0][0], None, f"map.{key}: {width} x {len(rows)}, at most {MAX_SIDE} a side",
+              f"map.{key}: {width} × {len(rows)}, {most_ru}")  # fmt: skip
         return None
     lines = [line for _, line in rows]
     if all(len(line) == width for line in lines) and set("".join(lines)) <= legend.keys():
@@ -142,7 +142,9 @@ def _grid(
                     col,
                     f"map.{key}: unknown legend character {ch!r} "
                     f"(legend: {' '.join(sorted(legend))})",
-                    f"map.{key}: знака {ch!r} нет в легенде (легенда: {' '.join(sorted(legend))})",
+                    f"map.{key}: знака «{ch}» нет в легенде (легенда: "
+                    + ", ".join(f"«{c}»" for c in sorted(legend))
+                    + ")",
                 )
                 ok = False
                 row.append(None)
@@ -180,7 +182,7 @@ def _theatre(r: Reader, data: dict[str, Any], base: Path | None) -> Any:
             legend[ch] = RELIEF_NAMES[name]
     if "relief" not in m:
         r.add(None, None, "[map] needs relief rows (or netcdf = FILE)",
-              "в [map] нужны строки relief (или netcdf = ФАЙЛ)")  # fmt: skip
+              "в [map] нужны строки «relief» (или «netcdf = ФАЙЛ»)")  # fmt: skip
         return None
     got = _grid(r, "relief", m["relief"], legend)
     states = data.get("state", [])
@@ -199,7 +201,9 @@ def _theatre(r: Reader, data: dict[str, Any], base: Path | None) -> Any:
                 r.find_line(f'code = "{code}"'),
                 None,
                 f"state {code!r}: side {s.get('side')!r}, expected red, blue, green or black",
-                f"государство {code!r}: сторона {s.get('side')!r}, а нужна одна из: {SIDES_RU}",
+                f"государство {code!r}: "
+                + (f"сторона {s['side']!r}" if s.get("side") is not None else "сторона не указана")
+                + f", а нужна одна из: {SIDES_RU}",
             )
         codes[code] = k
     state_grid = None
@@ -218,7 +222,7 @@ def _theatre(r: Reader, data: dict[str, Any], base: Path | None) -> Any:
                 r.locate("map", "states"),
                 None,
                 f"map.states: {sw} x {len(sg)}, the relief is {width} x {height}",
-                f"map.states: {sw} x {len(sg)}, а рельеф — {width} x {height}",
+                f"map.states: {sw} × {len(sg)}, а рельеф — {width} × {height}",
             )
             return None
         ds["state"].values[:] = np.array(sg, dtype=np.int8)[::-1].T

@@ -125,7 +125,7 @@ def check_shape(r: Reader, data: dict[str, Any]) -> dict[str, Any]:
         elif table not in TABLES:
             known = ", ".join([*TABLES, "state", "forces"])
             r.add(line, None, f"[{table}]: unknown table (the tables: {known})",
-                  f"[{table}]: нет такой таблицы (таблицы: {quoted(known)})")  # fmt: skip
+                  f"«[{table}]»: нет такой таблицы (таблицы: {quoted(known)})")  # fmt: skip
         elif not isinstance(body, dict):
             r.add(r.locate("", table), None, f"{table}: expected a table [{table}]",
                   f"{table}: ожидалась таблица [{table}]")  # fmt: skip
@@ -137,7 +137,7 @@ def check_shape(r: Reader, data: dict[str, Any]) -> dict[str, Any]:
                 if types is None:
                     known = ", ".join(TABLES[table])
                     r.add(at, None, f"{table}.{key}: unknown key ({known})",
-                          f"{table}.{key}: нет такого ключа ({quoted(known)})")  # fmt: skip
+                          f"«{table}.{key}»: нет такого ключа ({quoted(known)})")  # fmt: skip
                 elif not _kind(value, types):
                     en, ru = _expected(types, value)
                     r.add(at, None, f"{table}.{key}: {en}", f"{table}.{key}: {ru}")
@@ -151,7 +151,8 @@ def check_shape(r: Reader, data: dict[str, Any]) -> dict[str, Any]:
 
 def _expected(types: tuple[type, ...], value: Any) -> tuple[str, str]:
     en, ru = _TYPE_NAMES[types[-1]]
-    return f"expected {en}, got {value!r}"[:300], f"ожидалось: {ru}, а дано {value!r}"[:300]
+    given = value if isinstance(value, str) else repr(value)
+    return f"expected {en}, got {value!r}"[:300], f"ожидалось: {ru}, а дано «{given}»"[:300]
 
 
 def _states(r: Reader, body: Any) -> list[dict[str, Any]]:
@@ -168,7 +169,7 @@ def _states(r: Reader, body: Any) -> list[dict[str, Any]]:
                 if k not in STATE_KEYS
                 else _expected((str,), s[k])
             )
-            r.add(r.locate("state", k), None, f"state.{k}: {en}", f"state.{k}: {ru}")
+            r.add(r.locate("state", k), None, f"state.{k}: {en}", f"«state.{k}»: {ru}")
         if not bad:
             good.append(s)
     return good
@@ -184,7 +185,7 @@ def _forces_shape(r: Reader, body: Any) -> dict[str, dict[str, str]]:
         table = f"forces.{code}"
         if not isinstance(f, dict):
             line = r.locate("forces", code)
-            ru = f"{table}: ожидалась таблица [forces.<код государства>], а дано {f!r}"
+            ru = f"«{table}»: ожидалась таблица [forces.<код государства>], а дано «{f!r}»"
             r.add(line, None, f"{table}: expected a table [forces.<state code>], got {f!r}"[:300],
                   ru[:300])  # fmt: skip
             continue
@@ -194,7 +195,7 @@ def _forces_shape(r: Reader, body: Any) -> dict[str, dict[str, str]]:
             if key not in FORCES_KEYS:
                 known = ", ".join(FORCES_KEYS)
                 r.add(at, None, f"{table}.{key}: unknown key ({known})",
-                      f"{table}.{key}: нет такого ключа ({quoted(known)})")  # fmt: skip
+                      f"«{table}.{key}»: нет такого ключа ({quoted(known)})")  # fmt: skip
             elif not isinstance(value, str):
                 en, ru = _expected((str,), value)
                 r.add(at, None, f"{table}.{key}: {en}", f"{table}.{key}: {ru}")
@@ -214,7 +215,7 @@ def settings(r: Reader, meta: dict[str, Any], raw: dict[str, Any]) -> Settings:
 
     level = raw.get("level", meta.get("level", d.level))
     if level not in (1, 2, 3) or isinstance(level, bool):
-        bad("level", f"{level!r}, expected 1, 2 or 3", f"{level!r}, а нужен 1, 2 или 3")
+        bad("level", f"{level!r}, expected 1, 2 or 3", f"«{level!r}», а нужен 1, 2 или 3")
         level = d.level
     ruleset = raw.get("ruleset", d.ruleset)
     if ruleset not in ruleset_names():
@@ -222,23 +223,23 @@ def settings(r: Reader, meta: dict[str, Any], raw: dict[str, Any]) -> Settings:
         bad(
             "ruleset",
             f"{ruleset!r}: expected one of {names}",
-            f"{ruleset!r}: нужно одно из: {quoted(names)}",
+            f"«{ruleset!r}»: нужно одно из: {quoted(names)}",
         )
         ruleset = d.ruleset
     seed = raw.get("seed", d.seed)
     if not 0 <= seed < MAX_SEED:
         bad("seed", f"{seed}: expected a whole number from 0 to 2^63 - 1",
-            f"{seed}: нужно целое число от 0 до 2^63 - 1")  # fmt: skip
+            f"«{seed}»: нужно целое число от 0 до 2^63 - 1")  # fmt: skip
         seed = d.seed
     clock = raw.get("clock_minutes", d.clock_minutes)
     if not (math.isfinite(clock) and 0 <= clock <= 24 * 60):
         bad("clock_minutes", f"{clock!r}: expected minutes a move, from 0 (no clock) to 1440",
-            f"{clock!r}: нужны минуты на ход, от 0 (без часов) до 1440")  # fmt: skip
+            f"«{clock!r}»: нужны минуты на ход, от 0 (без часов) до 1440")  # fmt: skip
         clock = d.clock_minutes
     questions = raw.get("recon_questions", d.recon_questions)
     if questions is not None and not (math.isfinite(questions) and 0 <= questions <= 1000):
         bad("recon_questions", f"{questions!r}: expected questions per 10 turns, 0 to 1000",
-            f"{questions!r}: нужно число вопросов на 10 ходов, от 0 до 1000")  # fmt: skip
+            f"«{questions!r}»: нужно число вопросов на 10 ходов, от 0 до 1000")  # fmt: skip
         questions = d.recon_questions
     return Settings(
         level=int(level),

@@ -109,7 +109,7 @@ def blank(width: int, height: int, name: str = "theatre") -> xr.Dataset:
     if width < 1 or height < 1:
         raise StrategiaError(
             f"theatre size {width} x {height}: both must be at least 1",
-            ru=f"размер театра {width} x {height}: обе стороны не меньше 1",
+            ru=f"размер театра {width} × {height}: обе стороны не меньше 1",
         )
     coords = {
         "lon": np.arange(1, width + 1, dtype=np.int16),
