@@ -126,10 +126,86 @@ def test_a_new_game_checks_its_house_rules_before_writing_anything(
     bad = tmp_path / "bad.toml"
     bad.write_text("[march]\nbonus_km = 15\n[loss_rule]\nexchange = 0\n", encoding="utf-8")
     game = tmp_path / "g.game"
-    assert main(["game", "new", str(DEFAULT), str(game), "--house", str(bad)]) == 2
+    assert main(["game", "new", str(DEFAULT), str(game), "--house", str(bad), "--lang", "en"]) == 2
     err = capsys.readouterr().err
     assert f"{bad}:4: loss_rule.exchange: 0.0 is below" in err
     assert not game.exists() and list(tmp_path.iterdir()) == [bad]
     with pytest.raises(RuleDataError, match="nope.toml"):
         Game.new(DEFAULT, game, house=[str(tmp_path / "nope.toml")])
     assert not game.exists()
+
+
+# --- every error path of the command line, in both languages ------------------------------------
+
+BROKEN_SIDE = SMALL.replace('side = "blue"', 'side = "blu"')
+
+
+def _error_paths(tmp: Path) -> list[list[str]]:
+    """Commands that must be refused: a missing or broken file, bad notation, a side that is
+    not, a turn that is not, nothing to undo; each exits 2 with one message."""
+    (tmp / "side.toml").write_text(BROKEN_SIDE, encoding="utf-8")
+    (tmp / "toml.toml").write_text("[map\nrelief = 1", encoding="utf-8")
+    (tmp / "house.toml").write_text("[march]\nbonus_km = nan\n[nope]\nx = 1\n", encoding="utf-8")
+    (tmp / "bad.jsonl").write_text('{"seq": 1}\nnot json\n', encoding="utf-8")
+    game, none = str(tmp / "g.game"), str(tmp / "none.game")
+    assert main(["game", "new", str(DEFAULT), game, "--level", "2", "--lang", "en"]) == 0
+    return [
+        ["scenario", "check", str(tmp / "side.toml")],
+        ["scenario", "check", str(tmp / "toml.toml")],
+        ["scenario", "show", str(tmp / "none.toml")],
+        ["game", "new", str(tmp / "side.toml"), str(tmp / "n.game")],
+        ["game", "new", str(DEFAULT), str(tmp / "h.game"), "--house", str(tmp / "house.toml")],
+        ["game", "new", str(DEFAULT), game],
+        ["game", "order", game, "полная чушь"],
+        ["game", "order", game, "21 т.д. на 99,99"],
+        ["game", "order", game, "21 т.д. поворот на луну"],
+        ["game", "order", game, "999 с.д. на 3,3"],
+        ["game", "order", game, "110 с.д. на 30,39"],
+        ["game", "order", game, "21 т.д. на 40,35", "--side", "blue"],
+        ["game", "show", game, "--side", "purple"],
+        ["game", "show", game, "--turn", "999"],
+        ["game", "ask", game, "--side", "blue", "что там"],
+        ["game", "ask", game, "--side", "blue", "где 21 т.д.?"],
+        ["game", "intervene", game, "дождь", "--cell", "99,99"],
+        ["game", "intervene", game, "дождь", "--cell", "33,24", "--turns", "-1"],
+        ["game", "extend", game, "5"],
+        ["game", "undo", game],
+        ["game", "score", game, "--side", "red"],
+        ["game", "replay", none],
+        ["game", "journal", none],
+        ["game", "import", str(tmp / "bad.jsonl"), str(tmp / "i.game")],
+        ["rules", "--house", str(tmp / "house.toml")],
+        ["rules", "--house", str(tmp / "nope.toml")],
+        ["rating", "тдд"],
+        ["rating", "т.д.", "--facing", "side"],
+        ["rating", "т.д.", "--strength", "lots"],
+        ["move", str(DEFAULT), "21 т.д. на 35,35", "--side", "blue"],
+        ["battle", str(DEFAULT), "--attack", "21 т.д. на 35,35"],
+        ["battle", str(DEFAULT)],
+        ["game", "new", str(DEFAULT), str(tmp / "l.game"), "--level", "7"],
+    ]
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_error_of_the_command_line_is_told_in_the_readers_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    from language_checks import cyrillic_words, latin_words
+
+    for argv in _error_paths(tmp_path):
+        capsys.readouterr()
+        try:
+            code = main([*argv, "--lang", lang])
+        except SystemExit as e:  # the command line itself is wrong: the parser says so
+            code = int(e.code or 0)
+        out, err = capsys.readouterr()
+        assert code == 2 and "Traceback" not in out + err, (argv, out, err)
+        said = err.strip().split(": ", 1)[1]  # after «strategia game:»
+        for typed in sorted(argv, key=len, reverse=True):  # what was typed, as typed
+            said = said.replace(typed, " ")
+        if lang == "ru":
+            assert ": ошибка: " in err and " error: " not in err, (argv, err)
+            assert not latin_words(said), (argv, err, latin_words(said))
+        else:
+            assert ": error: " in err, (argv, err)
+            assert not cyrillic_words(said, {"Континентальная война"}), (argv, err)

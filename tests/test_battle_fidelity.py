@@ -170,7 +170,7 @@ def test_a_pursuit_ordered_beyond_two_thirds_of_a_move_is_cut(tmp_path: Path) ->
     assert [(c.rule, c.reason.en) for c in res.cuts] == [
         (
             "9.8a",
-            "1 т.д.: pursuit to 9,3 asks 30 km (1 turn of movement), more than 2/3 of its move "
+            "1 TD: pursuit to 9,3 asks 30 km (1 turn of movement), more than 2/3 of its move "
             "(20 km): it stops at 8,3",
         )
     ]
@@ -281,7 +281,7 @@ def test_range_is_the_distance_in_km(target: str, ok: bool) -> None:
     if ok:
         apply(st, order, R[1])
     else:
-        with pytest.raises(OrderError, match="km from 51 а.д.*at most 30 km"):
+        with pytest.raises(OrderError, match="km from 51 AD.*at most 30 km"):
             apply(st, order, R[1])
 
 
@@ -311,7 +311,7 @@ def test_a_confirmed_strike_hits_every_side_in_contact() -> None:
     new, res = apply(st, parse_order("51 а.д. огонь по 7,3 (подтверждено)", st), R[2])
     assert new.unit(ref("1 с.д.")).division.strength == pytest.approx(0.725)
     assert new.unit(ref("101 с.д.")).division.strength == pytest.approx(0.725)
-    assert "losses 0.55 divisions" in res.outcome.en and "1 с.д. at 6,3" in res.outcome.en
+    assert "losses 0.55 of a division" in res.outcome.en and "1 RD at 6,3" in res.outcome.en
 
 
 def test_the_outcome_is_the_sum_of_each_unit_s_loss() -> None:
@@ -324,7 +324,7 @@ def test_the_outcome_is_the_sum_of_each_unit_s_loss() -> None:
     )
     new, res = apply(st, parse_order("51 а.д. огонь по 7,3", st), R[1])
     total = sum(1.0 - new.unit(ref(r)).division.strength for r in ("101 с.д.", "102 с.д."))
-    assert total == pytest.approx(1.0) and "losses 1 divisions" in res.outcome.en
+    assert total == pytest.approx(1.0) and "losses 1 division" in res.outcome.en
 
 
 # --- scoring (1.1, reconstructed) ------------------------------------------------------------------

@@ -48,7 +48,7 @@ def test_rules_level_1_omits_higher_rules(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_rules_text_marks_reconstructed(capsys: pytest.CaptureFixture[str]) -> None:
-    _, text, _ = run(capsys, "rules")
+    _, text, _ = run(capsys, "rules", "--lang", "en")
     assert "[r] reconstructed" in text
     assert "20[r]" in text  # cavalry in open ground
 
@@ -94,7 +94,7 @@ def test_rating_text_with_losses_and_support(capsys: pytest.CaptureFixture[str])
 def test_bad_input_exits_2_with_a_clear_message(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    code, out, err = run(capsys, *args)
+    code, out, err = run(capsys, *args, "--lang", "en")
     assert code == 2 and out == ""
     assert message in err
 
@@ -167,13 +167,13 @@ def test_every_side_option_refuses_what_is_not_a_side(
     empty = not side.strip()
     for cmd in SIDE_COMMANDS:
         argv = ["game", cmd[0], game, *cmd[1:], "--side", side]
-        code, out, err = run(capsys, *argv)
+        code, out, err = run(capsys, *argv, "--lang", "en")
         assert code == 2 and out == "", argv
         said = err.partition("error: ")[2].strip()
         named = f"side {side!r}{' (empty)' if empty else ''}"
         assert said == f"{named}: this game's sides are red, blue, green", (argv, err)
         code, out, err = run(capsys, *argv, "--lang", "ru")
-        said = err.partition("error: ")[2].strip()
+        said = err.partition("ошибка: ")[2].strip()
         assert (
             code == 2
             and out == ""
@@ -184,10 +184,14 @@ def test_every_side_option_refuses_what_is_not_a_side(
         ), (argv, err)
         assert not re.search("[A-Za-z]", said.replace(side, "")), said
     assert len(GameStore.open(game).entries) == 1  # nothing was written
-    code, out, err = run(capsys, "move", scenario, "21 т.д. на 33,35", "--side", side)
+    code, out, err = run(
+        capsys, "move", scenario, "21 т.д. на 33,35", "--side", side, "--lang", "en"
+    )
     assert code == 2 and out == "" and f"side {side!r}" in err
     assert "this scenario's sides are blue, red, green" in err
-    code, out, _ = run(capsys, "move", scenario, "21 т.д. на 33,35", "--side", "Red")
+    code, out, _ = run(
+        capsys, "move", scenario, "21 т.д. на 33,35", "--side", "Red", "--lang", "en"
+    )
     assert code == 0 and out.startswith("21 TD - 34,35")
 
 

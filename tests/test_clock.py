@@ -148,7 +148,7 @@ def test_the_command_line_clock(tmp_path: Path, capsys: pytest.CaptureFixture[st
     scenario.write_text(format_scenario(_scenario()), encoding="utf-8")
     game = tmp_path / "c.game"
     assert main(["game", "new", str(scenario), str(game), "--level", "2", "--clock"]) == 0
-    assert main(["game", "extend", str(game), "3", "--note", "перерыв"]) == 0
+    assert main(["game", "extend", str(game), "3", "--note", "перерыв", "--lang", "en"]) == 0
     assert "extended by 3 min" in capsys.readouterr().out
     assert main(["game", "extend", str(game), "0"]) != 0
     assert Game.open(game).move_clock() is not None

@@ -56,7 +56,9 @@ def strength(state: GameState, text: str) -> float:
 def losses(result_expl: Step) -> dict[str, float]:
     (group,) = [s for s in result_expl.children if s.label.en == "Losses"]
     return {
-        s.label.en.split(" loses")[0]: float(s.value) for s in group.children if s.value is not None
+        s.label.ru.split(" теряет")[0]: float(s.value)
+        for s in group.children
+        if s.value is not None
     }  # type: ignore[arg-type]
 
 
@@ -236,7 +238,7 @@ def test_artillery_and_marching_units_cannot_attack() -> None:
 
 def test_not_adjacent_and_no_enemy() -> None:
     st = board(["1 с.д. - 4,3 фронтом на восток"], ["101 с.д. - 7,3"], level=2)
-    with pytest.raises(OrderError, match="none of 1 с.д. stands beside 7,3"):  # issue 24
+    with pytest.raises(OrderError, match="none of 1 RD stands beside 7,3"):  # issue 24
         apply(st, parse_order("удар по 7,3: 1 с.д.", st), R[2])
     # a blow on an empty cell is a move into it (1.6: no free probing); the mediator sees why
     new, res = apply(st, parse_order("удар по 5,3: 1 с.д.", st), R[2])
@@ -312,7 +314,7 @@ def test_seed_example_two_rifle_divisions_under_a_strike_lose_one() -> None:
     new, res = apply(st, parse_order("151 а.д. огонь по 22,10", st), R[1], side="blue")
     after = sum(u.division.strength for u in new.occupants(Cell(22, 10)))
     assert before - after == pytest.approx(1.0)  # one с.д.'s worth
-    assert "losses 1 divisions" in res.outcome.en
+    assert "losses 1 division" in res.outcome.en
 
 
 def test_seed_example_interdiction_costs_a_tank_corps_one_division() -> None:
@@ -370,11 +372,11 @@ def test_range_and_efficiency_by_level() -> None:
     assert efficiency(Cell(1, 1), Cell(4, 1), R[3]) == pytest.approx((-900 / 15 - 10 + 120) / 100)
     st = board(["51 а.д. - 2,3 фронтом на восток"], ["101 с.д. - 7,3"], level=1)
     with pytest.raises(
-        OrderError, match="7,3 is 50 km from 51 а.д. at 2,3; artillery fires at most 30 km"
+        OrderError, match="7,3 is 50 km from 51 AD at 2,3; artillery fires at most 30 km"
     ):
         apply(st, parse_order("51 а.д. огонь по 7,3", st), R[1])
     st = initial_state(st.scenario, 2)  # level 2: table 11 has no column for +50 km
-    with pytest.raises(OrderError, match=r"7,3 is \+50 km, \+0 km from 51 а.д. at 2,3: table 11"):
+    with pytest.raises(OrderError, match=r"7,3 is \+50 km, \+0 km from 51 AD at 2,3: table 11"):
         apply(st, parse_order("51 а.д. огонь по 7,3", st), R[2])
 
 
@@ -467,7 +469,7 @@ def test_cli_battle_what_if(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert main(["battle", str(path), "--attack", "удар по 7,3: 51 а.д.", "--lang", "ru"]) == 0
     out = capsys.readouterr().out
     assert "боя нет" in out and "артиллерия" in out
-    assert main(["battle", str(path), "--attack", "1 с.д. на 6,4"]) == 2
+    assert main(["battle", str(path), "--attack", "1 с.д. на 6,4", "--lang", "en"]) == 2
     assert "not an attack or a strike" in capsys.readouterr().err
 
 

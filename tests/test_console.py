@@ -79,7 +79,7 @@ def test_clicks_select_the_side_to_move_and_target_cells(console: Console) -> No
     assert console.panels.target.value == "29,39" and console.selected == U21
     console.click(29, 39, {"unit": str(blue)})  # an enemy counter: its cell is the target
     assert console.selected == U21 and console.panels.target.value == "29,39"
-    assert console.panels.order_text() == "21 т.д. на 29,39"
+    assert console.panels.order_text() == "21 TD to 29,39"  # the English console's notation
     console.click(37, 36)  # 22 т.д., Red's too: selected
     assert console.selected == UnitRef.parse("22 т.д.")
 
@@ -99,30 +99,30 @@ def test_every_declared_order_can_be_given_from_the_form(console: Console) -> No
     by_title = {f.title("en"): f for _, f in menu}
     form.kind.value = by_title["formation"]
     form.fields["formation"].value = form.fields["formation"].options[1][1]
-    assert form.order_text() == "21 т.д. построение опорное"
+    assert form.order_text() == "21 TD formation supporting"
     assert form.give_order() is not None
     form.kind.value = by_title["turn the regiments"]
     form.fields["regiments"].value = form.fields["regiments"].options[1][1]
-    assert form.order_text() == "21 т.д. полки к линии фронта"
+    assert form.order_text() == "21 TD regiments towards the front line"
     form.kind.value = by_title["form a corps"]
-    form.fields["unit+others"].value = "21 т.д., 22 т.д."
-    form.fields["corps"].value = "10 т.к."
-    assert form.order_text() == "свести 21 т.д., 22 т.д. в 10 т.к."
+    form.fields["unit+others"].value = "21 TD, 22 TD"
+    form.fields["corps"].value = "10 TC"
+    assert form.order_text() == "form 10 TC from 21 TD, 22 TD"
     form.kind.value = by_title["attack"]
     form.fields["cell"].value = "33,24"
-    form.fields["support"].value = "41 сау.д."
-    assert form.order_text() == "удар по 33,24: 21 т.д. при поддержке 41 сау.д."
+    form.fields["support"].value = "41 SPD"
+    assert form.order_text() == "attack 33,24: 21 TD supported by 41 SPD"
     form.kind.value = by_title["move forward"]  # its formation is optional: none unless chosen
     form.fields["cell"].value = "35,35"
-    assert form.fields["formation"].value is None and form.order_text() == "21 т.д. на 35,35"
+    assert form.fields["formation"].value is None and form.order_text() == "21 TD to 35,35"
     form.fields["formation"].value = form.fields["formation"].options[1][1]
-    assert form.order_text() == "21 т.д. на 35,35 построение опорное"
+    assert form.order_text() == "21 TD to 35,35 formation supporting"
     form.kind.value = by_title["movement statute"]  # 5.9
-    form.fields["unit"].value = "5 т.к."
-    form.fields["echelons+rest"].value = "21 т.д.; остальные"
+    form.fields["unit"].value = "5 TC"
+    form.fields["echelons+rest"].value = "21 TD; the rest"
     form.fields["gap"].value = "5"
     assert form.fields["formation"].value is None
-    assert form.order_text() == "устав движения 5 т.к.: эшелоны 21 т.д.; остальные через 5 км"
+    assert form.order_text() == "movement statute 5 TC: echelons 21 TD; the rest at 5 km intervals"
     assert form.give_order() is not None and console.game.state.statutes
 
 
@@ -135,8 +135,8 @@ def test_a_counter_shows_its_formation_and_regiments(console: Console) -> None:
     assert mine["22 т.д."]["regiments"] == "front_line"
     console.hover(37, 35, {"unit": "21 т.д.", "part": "marks"})
     text = console.mapview.readout.value
-    assert "21 т.д." in text and "tank division" in text and "supporting" in text
-    assert "facing W" in text and "5 т.к." in text and "37,35" in text
+    assert "21 TD" in text and "tank division" in text and "supporting" in text
+    assert "facing W" in text and "5 TC" in text and "37,35" in text
 
 
 def test_readout_of_cells_places_and_reach(console: Console) -> None:
@@ -163,7 +163,7 @@ def test_interventions_are_checked_listed_and_taken_back(console: Console) -> No
     assert "3 turns" in m.interventions.value
     assert console.undo_button.description == "Undo: rain"
     console.submit("21 т.д. на 35,35")
-    assert console.undo_button.description == "Undo: 21 т.д. на 35,35"
+    assert console.undo_button.description == "Undo: 21 TD to 35,35"
     console.undo()
     assert console.undo_button.description == "Undo: rain"
     console.undo()

@@ -39,7 +39,13 @@ def test_renderers() -> None:
     html = explanation_html(s, "ru")
     assert "итого" in html and "[табл. 7]" in html and "<script" not in html
     assert "&lt;b&gt;" in explanation_html(Step(Text("<b>")), "en")
-    assert fmt(2.0) == "2" and fmt(0.125) == "0.125" and fmt(True) == "yes" and fmt(None) == ""
+    assert (
+        fmt(2.0) == "2"
+        and fmt(0.125) == "0.13"
+        and fmt(0.825) == "0.83"
+        and fmt(True) == "yes"
+        and fmt(None) == ""
+    )
 
 
 # Surviving printed cells of tables 2 and 3 (000): (x, y) -> distance in cells.

@@ -85,10 +85,10 @@ def test_a_confirmed_strike_hits_each_unit_in_contact_by_the_ground_of_its_own_c
     for untouched in ("2 с.д.", "102 с.д.", "51 а.д."):
         assert strength(new, untouched) == 1.0, untouched
     assert res.outcome.en == (
-        "strike on 7,3: losses 0.45 divisions (in contact, hit too: 1 с.д. at 6,3)"
+        "strike on 7,3: losses 0.45 of a division (in contact, hit too: 1 RD at 6,3)"
     )
     assert res.outcome.ru == (
-        "удар по 7,3: потери 0.45 дивизии (в соприкосновении поражены также: 1 с.д. в 6,3)"
+        "удар по 7,3: потери 0,45 дивизии (в соприкосновении поражены также: 1 с.д. в 6,3)"
     )
     # the record: each unit hit, its cell, the ground's share, strength before and after
     target, beside = hit(res, "101 с.д."), hit(res, "1 с.д.")
@@ -103,12 +103,12 @@ def test_a_confirmed_strike_hits_each_unit_in_contact_by_the_ground_of_its_own_c
     assert {u.unit for u in res.battle.units} == {"101 с.д.", "1 с.д."}  # type: ignore[union-attr]
     # the breakdown: a group per unit hit, with its cell, its ground and its strengths
     groups = {s.label.en: s for s in res.explanation.children if s.rule == "9.7a" and s.children}
-    assert set(groups) == {"101 с.д. at 7,3", "1 с.д. at 6,3"}
-    steps = [(s.label.en, s.value) for s in groups["1 с.д. at 6,3"].children if s.kind == "step"]
+    assert set(groups) == {"101 RD at 7,3", "1 RD at 6,3"}
+    steps = [(s.label.en, s.value) for s in groups["1 RD at 6,3"].children if s.kind == "step"]
     assert steps == [
         ("lost by the ground (forest)", 0.4),
         ("× the strike's efficiency", 0.5),
-        ("1 с.д. loses 20%: 1 → 0.8 divisions", 0.2),
+        ("1 RD loses 20%: 1 → 0.8 divisions", 0.2),
     ]
     assert any("every unit in contact" in s.label.en for s in res.explanation.walk())
     assert not any("both sides" in s.label.en for s in res.explanation.walk())
@@ -224,8 +224,8 @@ def test_support_comes_from_an_orthogonal_neighbour_not_a_diagonal_one() -> None
     assert rec.ratio == pytest.approx(3 / 1.4)
     assert set(rec.supporters) == {"52 а.д.", "103 с.д."}
     cuts = [s.label.en for s in res.explanation.walk() if s.kind == "cut" and s.rule == "9.8c"]
-    assert "51 а.д. is 15 km away (table 2), farther than 10 km" in cuts
-    assert "102 с.д. is 15 km away (table 2), farther than 10 km" in cuts
+    assert "51 AD is 15 km away (table 2), farther than 10 km" in cuts
+    assert "102 RD is 15 km away (table 2), farther than 10 km" in cuts
     assert ref("51 а.д.") not in new.committed and ref("52 а.д.") in new.committed
 
 

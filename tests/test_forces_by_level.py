@@ -47,8 +47,8 @@ def test_level_1_the_greens_have_their_rifle_divisions_only_3_6() -> None:
     two = initial_state(sc, 2)
     assert len(two.units) == 6
     why = [t.en for t in not_in_play(sc, R[1])]
-    assert any("211 м.д." in w and "3.6" in w for w in why)
-    assert any("91 крепость" in w and "level 2" in w for w in why)
+    assert any("211 MD" in w and "3.6" in w for w in why)
+    assert any("91 fortress" in w and "level 2" in w for w in why)
 
 
 def test_a_fortress_garrison_never_moves_3_6() -> None:
@@ -59,7 +59,9 @@ def test_a_fortress_garrison_never_moves_3_6() -> None:
     for text in ("91 крепость на 6,5", "91 крепость поворот на север"):
         with pytest.raises(OrderError) as e:
             apply(st, parse_order(text, st), R[2])
-        assert text in str(e.value) and "garrisons never move (3.6)" in str(e.value)
+        english = parse_order(text, st).format("en")
+        assert english in str(e.value) and "garrisons never move (3.6)" in str(e.value)
+        assert text in e.value.say("ru") and "гарнизоны не перемещаются (3.6)" in e.value.say("ru")
         assert "гарнизоны не перемещаются (3.6)" in e.value.say("ru")
 
 
@@ -125,8 +127,8 @@ def test_a_front_of_something_else_is_refused() -> None:
 @pytest.mark.parametrize(
     ("unit", "relief", "words"),
     [
-        ("5 а.д.", "mountains", "table 4, а.д. in mountains: impassable"),
-        ("5 т.д.", "swamp", "table 4, т.д. in swamp: only along trails"),
+        ("5 а.д.", "mountains", "table 4, AD in mountains: impassable"),
+        ("5 т.д.", "swamp", "table 4, TD in swamp: only along trails"),
     ],
 )
 def test_a_cut_names_the_cell_and_the_table_entry(unit: str, relief: str, words: str) -> None:
@@ -142,7 +144,7 @@ def test_a_cut_names_the_cell_and_the_table_entry(unit: str, relief: str, words:
     _, res = apply(st, parse_order(f"{unit} на 6,3", st), R[2])
     reason = res.cuts[0].reason.en
     assert "cannot enter 5,3" in reason and words in reason, reason
-    assert "5,3" in res.cuts[0].reason.ru and "таблица 4" in res.cuts[0].reason.ru
+    assert "5,3" in res.cuts[0].reason.ru and "табл. 4" in res.cuts[0].reason.ru
 
 
 def test_a_river_an_artillery_division_cannot_cross() -> None:

@@ -20,6 +20,7 @@ import pytest
 from game_script import script_turn
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from language_checks import latin_words
 
 from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Direction
@@ -28,6 +29,7 @@ from strategia.game.questions import parse_question
 from strategia.game.views import view_for
 from strategia.notation import FORMS, parse_order
 from strategia.notation.refs import Placement, UnitRef, parse_cell
+from strategia.notation.say import say
 from strategia.rules import load_ruleset
 from strategia.rules.load import apply_house_text
 from strategia.theatre.scenario_io import parse_scenario
@@ -60,9 +62,25 @@ texts = st.one_of(
 
 def _timed(f: Any, *args: Any) -> None:
     start = time.process_time()
-    with contextlib.suppress(StrategiaError):
+    try:
         f(*args)
+    except StrategiaError as e:
+        _told_in_both(e, *(a for a in args if isinstance(a, str)))
     assert time.process_time() - start < SECONDS
+
+
+def _told_in_both(e: StrategiaError, *typed: str) -> None:
+    """A refusal is told in both languages: its Russian has no English word beyond what was
+    typed (quoted back as typed), notation, keys and paths (tests/language_checks.py)."""
+    ru, en = say(e, "ru"), say(e, "en")
+    assert ru and en
+    pieces = {x for t in typed for x in (t, t[:60] + "…", *t.split("\n")) if x.strip()}
+    if any("«" in t or "»" in t for t in typed):  # quotes typed inside what is quoted back
+        ru = re.sub(r"«.*»", " ", ru)
+    for piece in sorted(pieces, key=len, reverse=True):
+        ru = ru.replace(piece, " ").replace(repr(piece), " ")
+    ru = re.sub(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})", " ", ru)  # unprintable, escaped
+    assert not latin_words(ru), (ru, latin_words(ru))
 
 
 # --- notation -----------------------------------------------------------------------------------
@@ -155,8 +173,10 @@ def test_orders_at_each_level_are_carried_out_or_refused(
         form = rnd.choice(FORMS)
         text = _fill(rnd, rnd.choice([form.ru, form.en]), g, side)
         start = time.process_time()
-        with contextlib.suppress(StrategiaError):
+        try:
             g.order(text, side)
+        except StrategiaError as e:
+            _told_in_both(e, text)
         if rnd.random() < 0.15:
             g.end_turn()  # level 3: every queued order is carried out, whatever it was
         assert time.process_time() - start < SECONDS * 5
@@ -227,6 +247,7 @@ def test_scenario_files_are_playable_or_refused(tmp_path: Path, text: str) -> No
         sc = parse_scenario(text, "fuzz.toml")
     except StrategiaError as e:
         assert "fuzz.toml" in str(e)
+        _told_in_both(e, text)
         event("refused")
         return
     finally:
@@ -282,6 +303,7 @@ def test_house_rules_files_are_playable_or_refused(text: str, level: int) -> Non
         apply_house_text(RULES, text, "fuzz.toml")
     except StrategiaError as e:
         assert "fuzz.toml" in str(e)
+        _told_in_both(e, text)
         event("refused")
         return
     event("accepted")

@@ -266,9 +266,9 @@ def test_a_game_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixt
     game = str(tmp_path / "cli.game")
     assert main(["game", "new", str(DEFAULT), game, "--level", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["side"] == "red"
-    assert main(["game", "order", game, "21 т.д. на 33,35", "--explain"]) == 0
+    assert main(["game", "order", game, "21 т.д. на 33,35", "--explain", "--lang", "en"]) == 0
     assert "table 4" in capsys.readouterr().out
-    assert main(["game", "order", game, "110 с.д. на 30,39"]) == 2
+    assert main(["game", "order", game, "110 с.д. на 30,39", "--lang", "en"]) == 2
     assert "red's move" in capsys.readouterr().err
     for _ in range(3):
         assert main(["game", "end-turn", game, "--json"]) == 0
@@ -280,9 +280,12 @@ def test_a_game_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixt
     capsys.readouterr()
     assert main(["game", "journal", game, "--lang", "ru"]) == 0
     assert "Ход 1" in capsys.readouterr().out
-    assert main(["game", "replay", game]) == 0
+    assert main(["game", "replay", game, "--lang", "en"]) == 0
     assert "every result, answer and snapshot reproduced" in capsys.readouterr().out
-    assert main(["game", "ask", game, "--side", "blue", "есть ли войска в 33,35?"]) == 2
+    assert (
+        main(["game", "ask", game, "--side", "blue", "есть ли войска в 33,35?", "--lang", "en"])
+        == 2
+    )
     assert "no war yet" in capsys.readouterr().err
     assert main(["game", "score", game, "--json"]) == 0
     assert set(json.loads(capsys.readouterr().out)) == {"red", "blue", "green"}
@@ -295,13 +298,21 @@ def test_the_command_line_refuses_what_it_cannot_do(
 
     game = str(tmp_path / "cli.game")
     assert main(["game", "new", str(DEFAULT), game, "--level", "2"]) == 0
-    assert main(["game", "show", game, "--turn", "999"]) == 2
+    assert main(["game", "show", game, "--turn", "999", "--lang", "en"]) == 2
     assert "turn 999: this game has turns 1 to 1" in capsys.readouterr().err
-    assert main(["game", "intervene", game, "rain", "--cell", "99,99", "--turns", "2"]) == 2
+    assert (
+        main(["game", "intervene", game, "rain", "--cell", "99,99", "--turns", "2", "--lang", "en"])
+        == 2
+    )
     assert "off the map, which is 64 x 44" in capsys.readouterr().err
-    assert main(["game", "intervene", game, "rain", "--cell", "33,24", "--turns", "-1"]) == 2
+    assert (
+        main(
+            ["game", "intervene", game, "rain", "--cell", "33,24", "--turns", "-1", "--lang", "en"]
+        )
+        == 2
+    )
     assert "from 1 to 1000" in capsys.readouterr().err
-    assert main(["game", "ask", game, "--side", "purple", "где 21 т.д.?"]) == 2
+    assert main(["game", "ask", game, "--side", "purple", "где 21 т.д.?", "--lang", "en"]) == 2
     assert "this game's sides are red, blue, green" in capsys.readouterr().err
     assert len(GameStore.open(game).entries) == 1  # nothing was written
 

@@ -374,7 +374,7 @@ def test_bare_numbers_are_completed_from_the_side_s_knowledge_only(war: Game) ->
         assert all(str(r) in listed for r in numbered) and not _leaks(fog, a, "")
     a = _asked(war, "blue", f"где {fog.shared}?")
     assert a["refused"] == (
-        f"где {fog.shared}?: не указан тип части (позиция {5 + len(str(fog.shared))}; ожидалось: "
+        f"«где {fog.shared}?»: не указан тип части (позиция {5 + len(str(fog.shared))}; ожидалось: "
         "одно из: с.д., кав.д., т.д., м.д., сау.д., пт.д., а.д., крепость, с.к., т.к., м.к., "
         "кав.к., Ф, А)",
         f"где {fog.shared}?: unit type missing (column {5 + len(str(fog.shared))}; expected one "

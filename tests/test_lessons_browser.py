@@ -84,7 +84,7 @@ def test_two_lessons_as_pages(lessons: str) -> None:
         )
         text = page.evaluate("document.body.innerText")
         assert "посредник — фишек на карте" not in text  # a figure's summary is not its text
-        assert "осталось 9.5 из 15 вопросов" in text  # 10.5 left, and this one cost 1
+        assert "осталось 9,5 из 15 вопросов" in text  # 10.5 left, and this one cost 1
         assert "import" not in text
         page.screenshot(path=str(OUT / "lesson-reconnaissance.png"))
         browser.close()

@@ -17,6 +17,7 @@ from strategia.explain.trace import Step
 from strategia.notation.orders import Move, Turn, parse_order
 from strategia.notation.refs import IllegalNotationError, UnitRef
 from strategia.rules import RuleSet, load_ruleset
+from strategia.rules.english import en
 from strategia.theatre.builder import ScenarioBuilder
 
 R = {lvl: load_ruleset(level=lvl) for lvl in (1, 2, 3)}
@@ -197,7 +198,7 @@ def test_a_90_degree_turn_leaves_half_a_move() -> None:
     new, _ = apply(state, parse_order("5 т.д. поворот на север", state), R[2])
     new, res = apply(new, parse_order("5 т.д. на 2,5", new), R[2])
     assert new.unit(ref(state)).cell == Cell(2, 4)  # 15 km: one cell of 10 km
-    assert res.cuts and "0.5 were left" in res.cuts[0].reason.en
+    assert res.cuts and "with 0.5 turn left" in res.cuts[0].reason.en
 
 
 def test_level_1_has_no_45_degree_turn() -> None:
@@ -420,13 +421,13 @@ def test_a_refusal_tells_nothing_of_the_enemy() -> None:
     for ref in ("5 т.д.", "9 т.д."):
         with pytest.raises(OrderError) as e:
             apply(state, Move(UnitRef.parse(ref), Cell(4, 3)), R[2], side="blue")
-        refusals.append(str(e.value).replace(ref, "X"))
-    assert refusals[0] == refusals[1] == "X на 4,3: blue has no unit X on the map"
+        refusals.append(str(e.value).replace(en(ref), "X"))
+    assert refusals[0] == refusals[1] == "X to 4,3: blue has no unit X on the map"
 
 
 def test_refusals_change_nothing() -> None:
     state = _two(2, "6 с.д. - 4,4")
-    with pytest.raises(OrderError, match="blue has no unit 5 т.д. on the map"):
+    with pytest.raises(OrderError, match="blue has no unit 5 TD on the map"):
         apply(state, parse_order("5 т.д. на 4,3", state), R[2], side="blue")
     with pytest.raises(IllegalNotationError, match="no such unit 7 т.д."):
         parse_order("7 т.д. на 4,3", state)
@@ -517,5 +518,10 @@ def test_cli_move_and_reach(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["reach", "maps/continental.toml", "21 т.д.", "--json"]) == 0
     cells = {c["cell"] for c in json.loads(capsys.readouterr().out)["cells"]}
     assert "35,35" in cells
-    assert main(["move", "maps/continental.toml", "21 т.д. на 35,35", "--side", "blue"]) == 2
-    assert "blue has no unit 21 т.д. on the map" in capsys.readouterr().err
+    assert (
+        main(
+            ["move", "maps/continental.toml", "21 т.д. на 35,35", "--side", "blue", "--lang", "en"]
+        )
+        == 2
+    )
+    assert "blue has no unit 21 TD on the map" in capsys.readouterr().err

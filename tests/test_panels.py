@@ -117,7 +117,7 @@ def test_the_history_view_shows_the_game_as_it_was_and_its_commands_are_disabled
     assert console.back_button.description == "Back to now"
     console.click(37, 36, {"unit": "22 т.д."})  # where 22 т.д. stood then
     assert console.inspected == UnitRef.parse("22 т.д.")
-    assert "<b>22 т.д.</b>" in console.panels.journal.unit.value
+    assert "<b>22 TD</b>" in console.panels.journal.unit.value
     assert "37,36" in console.panels.journal.unit.value  # not yet at 35,36
     assert console.selected is None
     console.back_button.click()

@@ -133,7 +133,7 @@ def test_explanation_lists_each_regiment_and_the_tables_used(rules2: RuleSet) ->
     printed = [s for s in lookups if s.rule == "table 9-1"]
     assert printed and printed[0].value == 1.25
     text = "\n".join(explanation_text(e, "en"))
-    assert "т.п. (line 1, direct)" in text and "= 1.25" in text
+    assert "TR (line 1, direct)" in text and "= 1.25" in text
     ru = "\n".join(explanation_text(e, "ru"))
     assert "Рейтинг 7 т.д." in ru
     html = explanation_html(e, "en")

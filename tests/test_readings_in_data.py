@@ -36,7 +36,7 @@ def test_each_reading_is_marked_reconstructed(entry: str, row: str) -> None:
 
 
 def test_the_rules_sheet_lists_the_new_readings(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["rules", "--level", "3"]) == 0
+    assert main(["rules", "--level", "3", "--lang", "en"]) == 0
     out = capsys.readouterr().out
     for words in ("Order of execution at level 3", "135°", "the defender retreats by",
                   "covering forces: within", "Mobilisation by the schedule", "Fortresses",

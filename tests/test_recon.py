@@ -229,7 +229,7 @@ def test_answer_texts(war: GameState, rules2: RuleSet) -> None:
     assert text("сколько дивизий в 1,1") == ("0 дивизий", "0 divisions")
     assert text("какие войска в 6,5 6,6 4,4") == ("2 т.д., 1 а.д.", "2 TD, 1 AD")
     assert text("какие войска в 1,1") == ("войск нет", "no troops")
-    assert text("где 2 т.к.") == ("в 6,5 6,6", "in 6,5 6,6")
+    assert text("где 2 т.к.") == ("в 6,5 и 6,6", "in 6,5 and 6,6")
     assert text("где 171 с.д.") == ("не обнаружена", "not found")
     assert text("пункты мобилизации") == ("Синевск (2,6)", "Синевск (2,6)")
 

@@ -15,6 +15,7 @@ from strategia.cli import main
 from strategia.engine.result import OrderError
 from strategia.game.channel import channel
 from strategia.game.game import Game
+from strategia.notation.orders import parse_order
 from strategia.notation.refs import UnitRef
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.scenario import Scenario
@@ -45,7 +46,8 @@ def _refused(g: Game, text: str, side: str | None = None) -> OrderError:
         else:
             channel(g, side).order(text)
     assert len(g.journal.entries) == n and len(Game.open(g.journal.path).journal.entries) == n
-    assert str(e.value).startswith(text) and e.value.say("ru").startswith(text)
+    english = parse_order(text, g.state).format("en")  # an English message in English notation
+    assert str(e.value).startswith(english) and e.value.say("ru").startswith(text)
     return e.value
 
 
@@ -71,12 +73,12 @@ def test_a_blow_no_named_unit_touches_is_refused_in_the_same_words_enemy_or_not(
     empty = _refused(game, "удар по 9,7: 1 с.д.", "red")
     assert str(held).replace("9,5", "X") == str(empty).replace("9,7", "X")
     assert held.say("ru").replace("9,5", "X") == empty.say("ru").replace("9,7", "X")
-    assert "none of 1 с.д. stands beside 9,5" in str(held)
+    assert "none of 1 RD stands beside 9,5" in str(held)
     assert "ни одна из частей (1 с.д.) не стоит рядом с 9,5" in held.say("ru")
     n = len(game.journal.entries)
     r = game.order("удар по 9,5: 1 с.д., 2 с.д.")
     assert r is not None and r.battle is not None and len(game.journal.entries) == n + 1
-    assert any(c.rule == "9.3" and "1 с.д." in c.reason.en for c in r.cuts)  # cut, not refused
+    assert any(c.rule == "9.3" and "1 RD" in c.reason.en for c in r.cuts)  # cut, not refused
 
 
 def test_a_move_whose_first_step_breaks_the_30_degrees_is_refused(game: Game) -> None:
@@ -120,7 +122,7 @@ def test_level_3_refuses_a_garrison_at_once_and_voids_a_blow_when_its_turn_comes
     results = g.end_turn()
     void = next(r for r in results if r.order == "удар по 9,5: 1 с.д.")
     assert void.outcome.en == "not carried out"
-    assert "none of 1 с.д. stands beside 9,5" in void.cuts[0].reason.en
+    assert "none of 1 RD stands beside 9,5" in void.cuts[0].reason.en
 
 
 def test_an_order_cut_to_nothing_is_told_as_carried_out_and_marked_for_the_mediator(

@@ -127,7 +127,7 @@ def test_the_report_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert main(["game", "report", path, "--turn", "1", "--format", "html", "-o", str(out)]) == 0
     assert "<table>" in out.read_text(encoding="utf-8")
     capsys.readouterr()
-    assert main(["game", "report", path, "--format", "json"]) == 0
+    assert main(["game", "report", path, "--format", "json", "--lang", "en"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data[0]["report"]["title"] == "Battle for 5,3, turn 1."
     assert main(["game", "report", path, "--format", "md", "--at", "5,3", "--lang", "ru"]) == 0

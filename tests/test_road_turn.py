@@ -67,7 +67,9 @@ def test_a_45_degree_turn_on_a_road_then_by_road_goes_at_the_plain_s_pace() -> N
     assert [c.rule for c in res.cuts] == ["4.3", "9.3"]
     assert "no road speed" in res.cuts[0].reason.en
     assert "без скорости дороги" in res.cuts[0].reason.ru
-    assert "the way to 8,3 costs 2 turns, 0.75 were left: stopped at 4,3" in (res.cuts[1].reason.en)
+    assert "the way to 8,3 costs 2 turns, with 0.75 turn left: stopped at 4,3" in (
+        res.cuts[1].reason.en
+    )
     steps = [s for s in res.explanation.walk() if s.label.en.startswith("2,3 → 3,3")]
     assert steps and "along the road at the ground's pace" in steps[0].label.en
     assert [c.value for c in steps[0].children] == [30]  # table 4, plain, т.д.
@@ -91,7 +93,7 @@ def test_in_hills_the_pace_is_the_hills_s() -> None:
     30 km, to 5,3."""
     new, res = _turn_then(_road(relief="hills"), "северо-восток", "5 т.д. по дороге на 8,3")
     assert new.unit(TD).cell == Cell(3, 3) and new.unit(TD).left == pytest.approx(0.25)
-    assert "0.75 were left: stopped at 3,3" in res.cuts[1].reason.en
+    assert "with 0.75 turn left: stopped at 3,3" in res.cuts[1].reason.en
 
 
 def test_a_bridge_still_carries_the_division_over_the_river() -> None:

@@ -23,6 +23,7 @@ from strategia.game.game import Game
 from strategia.game.report import battle_report
 from strategia.game.report_render import html_fragment, markdown
 from strategia.theatre.builder import ScenarioBuilder
+from strategia.theatre.scenario import Scenario
 
 ROOT = Path(__file__).parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"
@@ -81,11 +82,11 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> list[Game]:
     return out
 
 
-def small_war(path: Path) -> Game:
-    """Every kind of order on a small map: moves, turns, a march, regrouping, blows with
-    echelons, support and a river, strikes, a retreat; then an intervention and peace."""
+def small_theatre(level: int = 3) -> Scenario:
+    """A small map, two states and their forces in contact along a river (8.5), hills and
+    forest behind it, a road and a railway across."""
     b = (
-        ScenarioBuilder.blank(16, 10, name="Проба", level=3)
+        ScenarioBuilder.blank(16, 10, name="Проба", level=level)
         .state("R", "Красная", "red", lon=(1, 8))
         .state("B", "Синяя", "blue", lon=(9, 16))
         .paint("hills", lon=(9, 10), lat=(4, 6))
@@ -104,7 +105,13 @@ def small_war(path: Path) -> Game:
         .place("B", "103 с.д. - 9,7 фронтом на запад", "121 т.д. - 12,5 фронтом на запад")
         .place("B", "151 а.д. - 12,7")
     )
-    g = Game.new(b.build(), path, level=3)
+    return b.build()
+
+
+def small_war(path: Path) -> Game:
+    """Every kind of order on a small map: moves, turns, a march, regrouping, blows with
+    echelons, support and a river, strikes, a retreat; then an intervention and peace."""
+    g = Game.new(small_theatre(), path, level=3)
     orders = [
         ("red", "51 а.д. огонь по 9,5"),
         ("red", "51 а.д. огонь по дороге 10,5"),

@@ -212,7 +212,7 @@ def test_unit_off_the_map() -> None:
     (msg,) = _bad(text)
     assert (
         msg
-        == f"bad.toml:{_line_of(text, '45,99')}: forces.R.deployment: 5 т.д. - 45,99: cell 45,99 off the map, which is 12 x 6"
+        == f"bad.toml:{_line_of(text, '45,99')}: forces.R.deployment: '5 т.д. - 45,99': cell 45,99 off the map, which is 12 x 6"
     )
 
 
@@ -302,8 +302,10 @@ def test_builder_lists_every_problem() -> None:
 
 
 def test_cli_check_show_convert(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    assert main(["scenario", "check", str(DEFAULT)]) == 0
+    assert main(["scenario", "check", str(DEFAULT), "--lang", "en"]) == 0
     assert "ok" in capsys.readouterr().out
+    assert main(["scenario", "check", str(DEFAULT)]) == 0  # Russian by default
+    assert "без ошибок" in capsys.readouterr().out
     assert main(["scenario", "show", str(DEFAULT), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["size"] == [64, 44] and len(data["map"]) > 44
@@ -317,7 +319,10 @@ def test_cli_check_show_convert(capsys: pytest.CaptureFixture[str], tmp_path: Pa
 def test_cli_check_reports_problems(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(readme_example().replace("5 т.д. - 10,3", "5 т.д. - 45,99"), encoding="utf-8")
-    assert main(["scenario", "check", str(bad), "--json"]) == 2
+    assert main(["scenario", "check", str(bad), "--json", "--lang", "en"]) == 2
     out, err = capsys.readouterr()
     assert json.loads(out)["ok"] is False
     assert "off the map, which is 12 x 6" in err
+    assert main(["scenario", "check", str(bad), "--lang", "ru"]) == 2
+    err = capsys.readouterr().err
+    assert "ошибка:" in err and "вне карты (карта 12 × 6)" in err

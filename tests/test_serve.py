@@ -78,7 +78,7 @@ def test_a_token_file_others_could_read_is_replaced(
     first = _plan(capsys, game)
     path = serve_cmd.token_file(game)
     path.chmod(0o644)
-    assert main(["serve", str(game), "--plan", "--port", str(PORT)]) == 0
+    assert main(["serve", str(game), "--plan", "--port", str(PORT), "--lang", "en"]) == 0
     out, err = capsys.readouterr()
     assert "could be read by others" in err and str(path) in err
     assert all(_token(u) not in out for u in first.values())
@@ -166,7 +166,7 @@ def _serve(game: Path, port: int, background: bool = False) -> Serving:
     `strategia serve GAME &` in a script starts it."""
     out = game.with_suffix(f".{port}.out")
     cmd = [sys.executable, "-m", "strategia.cli", "serve", str(game), "--sides", "red",
-           "--port", str(port)]  # fmt: skip
+           "--port", str(port), "--lang", "en"]  # fmt: skip
     if background:
         line = " ".join(cmd) + f" >{out} 2>&1 & echo $!"
         pid = int(subprocess.run(["bash", "-c", line], capture_output=True, text=True).stdout)
@@ -332,7 +332,7 @@ def test_a_server_that_stops_by_itself_stops_the_others(
 
     monkeypatch.setattr(serve_cmd, "start", start)
     game = _game(tmp_path)
-    assert main(["serve", str(game), "--sides", "red", "--port", str(PORT)]) == 2
+    assert main(["serve", str(game), "--sides", "red", "--port", str(PORT), "--lang", "en"]) == 2
     out = capsys.readouterr().out
     assert "the screen of Red stopped by itself (status 3); the others are stopped" in out
     assert started[0].poll() == -signal.SIGTERM

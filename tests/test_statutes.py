@@ -110,7 +110,7 @@ def test_a_statute_is_recorded_for_its_side_and_costs_no_time() -> None:
     assert new.units == state.units  # nobody moved, no time spent
     assert r.by == "red" and not r.cuts and r.explanation.rule == "5.9"
     assert r.outcome.ru == "устав движения 5 с.к. записан"
-    assert r.outcome.en == "movement statute of 5 с.к. recorded"
+    assert r.outcome.en == "movement statute of 5 RC recorded"
     steps = {s.label.en: s.value for s in r.explanation.children}
     assert steps["time it takes"] == 0.0
     assert [s.value.ru for s in r.explanation.children if s.label.en.startswith("echelon")] == [  # type: ignore[union-attr]
@@ -130,9 +130,7 @@ def test_a_statute_is_recorded_for_its_side_and_costs_no_time() -> None:
 
 def test_a_statute_naming_a_unit_not_of_the_formation_says_so_to_the_mediator() -> None:
     new, r = _give(_state(), "устав движения 5 с.к.: эшелоны 17 с.д.; 5 т.д.")
-    assert [c.rule for c in r.cuts] == ["5.9"] and "5 т.д. is not part of 5 с.к." in r.cuts[
-        0
-    ].reason.en
+    assert [c.rule for c in r.cuts] == ["5.9"] and "5 TD is not part of 5 RC" in r.cuts[0].reason.en
     assert statutes_of(new, "red")  # recorded as written: it acts while the unit is not part
 
 
@@ -234,7 +232,7 @@ def test_a_move_without_a_formation_takes_up_the_statute_s() -> None:
     assert u.cell == Cell(4, 1) and u.formation is Formation.SUPPORTING
     assert u.spent == pytest.approx(0.25 + 2 / 3)
     assert r.explanation.rule == "5.9" and r.explanation.value == pytest.approx(0.25 + 2 / 3)
-    assert [c.rule for c in r.cuts] == ["9.3"] and "0.75 were left" in r.cuts[0].reason.en
+    assert [c.rule for c in r.cuts] == ["9.3"] and "with 0.75 turn left" in r.cuts[0].reason.en
     assert r.outcome.ru == "5 т.д. - 4,1 фронтом на восток" and r.order == "5 т.д. на 9,1"
     # next turn: already in it, no re-forming: the whole 30 km
     new, _ = advance(new, R[2])
@@ -304,7 +302,7 @@ def test_the_statute_is_in_the_side_s_journal_and_the_mediator_s(tmp_path: Path)
     assert "устав движения 5 т.д.: построение опорное  →  устав движения 5 т.д. записан" in red
     assert "5 т.д. на 9,1  →  5 т.д. - 4,1 фронтом на восток" in red
     assert f"Красные: {SEED}  →  устав движения 5 с.к. записан" in g.journal_text("ru")
-    assert "movement statute of 5 с.к. recorded" in g.journal_text("en")
+    assert "movement statute of 5 RC recorded" in g.journal_text("en")
     blue = channel(g, "blue")
     seen = json.dumps([blue.told(), blue.view().to_json(), blue.status()], ensure_ascii=False)
     for text in (seen, blue.journal_text("ru"), blue.journal_text("en")):

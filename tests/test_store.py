@@ -159,9 +159,9 @@ def test_one_damaged_copy_of_the_header_is_a_warning_and_replay_lists_it(
         "the header (first): checksum mismatch: damaged"
     ]
     assert g.state == Game.open(played).state
-    assert main(["game", "show", str(path)]) == 0
+    assert main(["game", "show", str(path), "--lang", "en"]) == 0
     assert "warning" in capsys.readouterr().err
-    assert main(["game", "replay", str(path)]) == 2
+    assert main(["game", "replay", str(path), "--lang", "en"]) == 2
     assert "the header (first): checksum mismatch" in capsys.readouterr().out
     assert main(["game", "replay", str(path), "--recover"]) == 2  # reports what it repaired
     assert main(["game", "replay", str(path)]) == 0
@@ -248,7 +248,12 @@ def test_a_tactical_game_moves_to_text_and_back(
     game = TacticalGame.new(grove, tmp_path / "t.tgame")
     game.card("1/Тульский", before="move; form square")
     assert main(["game", "export", str(tmp_path / "t.tgame"), str(tmp_path / "t.jsonl")]) == 0
-    assert main(["game", "import", str(tmp_path / "t.jsonl"), str(tmp_path / "u.tgame")]) == 0
+    assert (
+        main(
+            ["game", "import", str(tmp_path / "t.jsonl"), str(tmp_path / "u.tgame"), "--lang", "en"]
+        )
+        == 0
+    )
     assert "tactical game" in capsys.readouterr().out
     again = TacticalGame.open(tmp_path / "u.tgame")
     assert again.to_json()["units"] == game.to_json()["units"]

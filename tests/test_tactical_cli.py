@@ -14,7 +14,9 @@ GROVE = str(EXAMPLES / "grove.toml")
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
+    """The command in English unless it names its language (the command line speaks Russian
+    by default)."""
+    code = main([*args, *(() if "--lang" in args else ("--lang", "en"))])
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -38,13 +38,13 @@ def test_division_diagram_shows_the_engines_roles() -> None:
         RegimentsFacing.ENEMY,
     )
     assert svg.startswith("<svg") and svg.count("<rect") == 4
-    assert "D 0.65" in svg and "S 0.2" in svg and "rotate(90" in svg
+    assert "D 0,65" in svg and "S 0,2" in svg and "rotate(90" in svg
 
 
 def test_workbenches_render_the_engines_breakdowns() -> None:
     r = ratings_workbench("en")
     assert (
-        "Rating of 1 т.д." in r.widget.children[-1].value and r.still == r.widget.children[-1].value
+        "Rating of 1 TD" in r.widget.children[-1].value and r.still == r.widget.children[-1].value
     )
     m = movement_workbench("en")
     image = m.widget.children[-2]

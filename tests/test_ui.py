@@ -98,10 +98,10 @@ def test_select_a_unit_shade_its_reach_and_target_a_cell(console: Console) -> No
     console.click(37, 35)
     assert console.selected == UnitRef.parse("21 т.д.")
     assert console.mapview.reach.data["features"]
-    assert "21 т.д." in console.panels.orders.unit_info.value
+    assert "21 TD" in console.panels.orders.unit_info.value  # an English console
     console.click(35, 35)
     assert console.panels.target.value == "35,35"
-    assert console.panels.order_text() == "21 т.д. на 35,35"
+    assert console.panels.order_text() == "21 TD to 35,35"
 
 
 def test_give_an_order_end_the_turn_and_see_the_counter_move(console: Console) -> None:

@@ -21,12 +21,13 @@ from strategia.cli import (
     serve_cmd,
     tactical_cmd,
 )
-from strategia.cli.output import Handler, common_options
-from strategia.core.errors import StrategiaError, say
+from strategia.cli.output import Handler, Parser, common_options, lang_of
+from strategia.core.errors import StrategiaError
+from strategia.notation.say import say
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="strategia",
         description="Strategia: the computer mediator for «Стратегия» (module 1).",
     )
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    Parser.lang = lang_of(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Handler = args.handler
@@ -53,10 +55,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         data = getattr(e, "data", None)
         if args.json and data is not None:
             sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-        print(f"strategia {args.command}: error: {say(e, args.lang)}", file=sys.stderr)
+        error = "ошибка" if args.lang == "ru" else "error"
+        print(f"strategia {args.command}: {error}: {say(e, args.lang)}", file=sys.stderr)
         return 2
+    warning = "предупреждение" if args.lang == "ru" else "warning"
     for w in out.warnings:
-        print(f"strategia {args.command}: warning: {w}", file=sys.stderr)
+        print(f"strategia {args.command}: {warning}: {w}", file=sys.stderr)
     try:
         if args.json:
             sys.stdout.write(json.dumps(out.data, ensure_ascii=False, indent=2) + "\n")

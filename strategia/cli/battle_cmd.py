@@ -8,9 +8,10 @@ from typing import Any
 
 from strategia.cli.move_cmd import _position
 from strategia.cli.output import Output
+from strategia.cli.words import line
 from strategia.engine.apply import apply
 from strategia.engine.result import OrderError
-from strategia.explain.render import explanation_text
+from strategia.explain.render import explanation_text, rule_label
 from strategia.notation.orders import Attack, Strike, parse_order
 
 
@@ -35,11 +36,15 @@ def battle_command(args: argparse.Namespace) -> Output:
     order = parse_order(args.attack, state)
     if not isinstance(order, Attack | Strike):
         raise OrderError(
-            f"{args.attack}: not an attack or a strike (see `strategia battle --help`)"
+            f"{args.attack}: not an attack or a strike (see `strategia battle --help`)",
+            ru=f"{args.attack}: это не удар и не огонь (см. `strategia battle --help`)",
         )
     after, result = apply(state, order, rules)
     lines = [result.outcome(args.lang)]
-    lines += [f"  cut [{c.rule}]: {c.reason(args.lang)}" for c in result.cuts]
+    lines += [
+        line("cut", args.lang, rule=rule_label(c.rule, args.lang), reason=c.reason(args.lang))
+        for c in result.cuts
+    ]
     lines += ["", *explanation_text(result.explanation, args.lang)]
     data = result.to_json()
     data["after"] = [u.to_json() for u in after.units.values() if u != state.units.get(u.ref)] + [

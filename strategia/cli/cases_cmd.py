@@ -10,6 +10,7 @@ from typing import Any
 from strategia.casebook import BOOK, load_book, run_book
 from strategia.casebook.render import book_html, lines
 from strategia.cli.output import Output
+from strategia.core.errors import StrategiaError
 
 
 def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -41,7 +42,10 @@ def cases(args: argparse.Namespace) -> Output:
         book = [c for c in book if c.id == args.only]
     if not book:
         what = args.only or args.rule
-        raise LookupError(f"no case of {what!r} in the book ({args.folder})")
+        raise StrategiaError(
+            f"no case of {what!r} in the book ({args.folder})",
+            ru=f"в книге ({args.folder}) нет случая {what!r}",
+        )
     runs = run_book(book, house)
     if args.book is not None:
         args.book.write_text(book_html(runs, args.lang), encoding="utf-8")

@@ -9,12 +9,14 @@ from typing import Any
 
 from strategia.cli import report_cmd
 from strategia.cli.output import Output
-from strategia.cli.words import line, phase, sides
+from strategia.cli.words import line, phase, to_move
 from strategia.core.geometry import Cell
+from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
-from strategia.explain.render import explanation_text
+from strategia.explain.render import explanation_text, rule_label
 from strategia.game.channel import ANSWER_KEYS, channel
 from strategia.game.game import NOTHING, Game, GameError
+from strategia.game.order_words import question_in
 from strategia.rules.kinds import side_name
 from strategia.theatre.ascii_map import render
 
@@ -115,7 +117,7 @@ def new(args: argparse.Namespace) -> Output:
             name=g.scenario.name,
             level=g.level,
             turn=g.state.turn,
-            side=sides(g.side, args.lang),
+            who=to_move(g, args.lang),
         ),
         _status(g),
     )
@@ -139,7 +141,7 @@ def extend(args: argparse.Namespace) -> Output:
 def _open(args: argparse.Namespace) -> Game:
     """The game of `args.game`; damage the store worked around becomes a warning."""
     g = Game.open(args.game)
-    args.warnings = _warnings(g)
+    args.warnings = _warnings(g, args.lang)
     return g
 
 
@@ -152,11 +154,13 @@ def _warned(handler: Any) -> Any:
     return run
 
 
-def _warnings(g: Game) -> list[str]:
+def _warnings(g: Game, lang: Lang) -> list[str]:
     """Damage the store worked around (a header copy, a snapshot): `game replay` lists it."""
-    return [
-        f"{p} (the game is whole; `strategia game replay` checks it)" for p in g.journal.problems
-    ]
+    whole = Text(
+        "the game is whole; `strategia game replay` checks it",
+        "игра цела; `strategia game replay` проверит ее",
+    )(lang)
+    return [f"{p.say(lang)} ({whole})" for p in g.journal.problems]
 
 
 def _status(g: Game) -> dict[str, Any]:
@@ -192,7 +196,10 @@ def order(args: argparse.Namespace) -> Output:
         return Output(line("queued", args.lang, text=args.text), {"queued": True, **_status(g)})
     lines = [r.outcome(args.lang) + (f"  [{NOTHING(args.lang)}]" if r.cut_to_nothing else "")]
     if args.explain:
-        lines += [line("cut", args.lang, rule=c.rule, reason=c.reason(args.lang)) for c in r.cuts]
+        lines += [
+            line("cut", args.lang, rule=rule_label(c.rule, args.lang), reason=c.reason(args.lang))
+            for c in r.cuts
+        ]
         lines += ["", *explanation_text(r.explanation, args.lang)]
     return Output("\n".join(lines), r.to_json())
 
@@ -200,7 +207,7 @@ def order(args: argparse.Namespace) -> Output:
 def end_turn(args: argparse.Namespace) -> Output:
     g = _open(args)
     results = g.end_turn()
-    lines = [line("turn", args.lang, turn=g.state.turn, side=sides(g.side, args.lang))] + [
+    lines = [line("turn", args.lang, turn=g.state.turn, who=to_move(g, args.lang))] + [
         f"  {r.outcome(args.lang)}" for r in results
     ]
     return Output("\n".join(lines), {**_status(g), "results": [r.to_json() for r in results]})
@@ -224,7 +231,7 @@ def show(args: argparse.Namespace) -> Output:
         x, y = f["geometry"]["coordinates"]
         marks[Cell(int(x), int(y))] = letters.get(str(f["properties"].get("side")), "?")
     head = line(
-        "show", args.lang, name=g.scenario.name, turn=state.turn, side=sides(g.side, args.lang),
+        "show", args.lang, name=g.scenario.name, turn=state.turn, who=to_move(g, args.lang),
         phase=phase(g.phase, args.lang),
     ) + (
         line("as_side", args.lang, side=side_name(g.known_side(args.side), args.lang))
@@ -232,7 +239,8 @@ def show(args: argparse.Namespace) -> Output:
         else line("as_mediator", args.lang)
     )  # fmt: skip
     return Output(
-        head + "\n" + render(state.theatre, state.level, marks), {**status, "view": view.to_json()}
+        head + "\n" + render(state.theatre, state.level, marks, lang=args.lang),
+        {**status, "view": view.to_json()},
     )
 
 
@@ -245,7 +253,7 @@ def ask(args: argparse.Namespace) -> Output:
     else:
         a = side.ask(args.text)
     answer = a["answer"][args.lang] if isinstance(a["answer"], dict) else a["answer"]
-    return Output(f"{a['question']} — {answer}", a)
+    return Output(f"{question_in(a['question'], args.lang)} — {answer}", a)
 
 
 def journal(args: argparse.Namespace) -> Output:
@@ -321,7 +329,7 @@ def undo(args: argparse.Namespace) -> Output:
     g = _open(args)
     g.undo()
     return Output(
-        line("undone", args.lang, turn=g.state.turn, side=sides(g.side, args.lang)), _status(g)
+        line("undone", args.lang, turn=g.state.turn, who=to_move(g, args.lang)), _status(g)
     )
 
 

@@ -7,11 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from strategia.cli.output import Output
+from strategia.cli.words import line
 from strategia.core.errors import StrategiaError
+from strategia.core.i18n import Text
+from strategia.core.numbers import quantity
 from strategia.engine.apply import apply
 from strategia.engine.movement import MODES, reach
 from strategia.engine.state import GameState, initial_state
-from strategia.explain.render import explanation_text
+from strategia.explain.render import explanation_text, rule_label
 from strategia.notation.orders import parse_order
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import Side, side_name
@@ -52,7 +55,9 @@ def move_command(args: argparse.Namespace) -> Output:
     _, result = apply(state, order, rules, side=side)
     lines = [result.outcome(args.lang)]
     for c in result.cuts:
-        lines.append(f"  cut [{c.rule}]: {c.reason(args.lang)}")
+        lines.append(
+            line("cut", args.lang, rule=rule_label(c.rule, args.lang), reason=c.reason(args.lang))
+        )
     lines += ["", *explanation_text(result.explanation, args.lang)]
     return Output("\n".join(lines), result.to_json())
 
@@ -80,7 +85,13 @@ def reach_command(args: argparse.Namespace) -> Output:
     marks = {c: "*" for c in cells}
     marks[state.unit(ref).cell] = "U"
     text = render(state.theatre, state.level, marks, legend=False)
-    head = f"{ref}: {len(cells)} cells within reach ({args.mode}), * on the map, U the unit"
+    modes = {"forward": "поступательно", "road": "по дорогам", "withdraw": "отход"}
+    head = Text(
+        f"{ref.format('en')}: {quantity(len(cells), 'cell')} within reach ({args.mode}), "
+        "* on the map, U the unit",
+        f"{ref}: в досягаемости {quantity(len(cells), 'cell', 'ru')} "
+        f"({modes.get(args.mode, args.mode)}), * на карте, U — сама часть",
+    )(args.lang)
     data = {
         "unit": str(ref),
         "mode": args.mode,

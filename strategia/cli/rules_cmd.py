@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from strategia.cli.output import Output
+from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Text
 from strategia.explain.render import explanation_text, fmt
 from strategia.rules import load_ruleset, ruleset_names
@@ -68,7 +69,10 @@ def rules_sheet(args: argparse.Namespace) -> Output:
     if not args.check:
         return Output(sheet_text(rules, args.lang), sheet_json(rules))
     if "division_ratings" not in rules.entries:
-        raise ValueError(f"--check compares division ratings (9.6): {rules.name} has none")
+        raise StrategiaError(
+            f"--check compares division ratings (9.6): {rules.name} has none",
+            ru=f"--check сравнивает рейтинги дивизий (9.6): в «{rules.name}» их нет",
+        )
     rows = derivation_check(rules)
     head = Text(
         "Printed division ratings against their derivation from table 7 (9.6)",
@@ -99,7 +103,10 @@ def _strengths(text: str) -> tuple[float, ...] | float:
     try:
         values = tuple(float(s) for s in text.split(","))
     except ValueError:
-        raise ValueError(f"--strength {text!r}: expected numbers 0..1, comma-separated") from None
+        raise StrategiaError(
+            f"--strength {text!r}: expected numbers 0..1, comma-separated",
+            ru=f"--strength {text!r}: нужны числа от 0 до 1 через запятую",
+        ) from None
     return values[0] if len(values) == 1 else values
 
 

@@ -7,7 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from strategia.cli.output import Output
-from strategia.core.i18n import Text
+from strategia.core.errors import StrategiaError
+from strategia.core.i18n import Lang, Text
+from strategia.core.numbers import unit_word
+from strategia.rules.kinds import DivisionKind, Side, side_name
 from strategia.theatre import terrain
 from strategia.theatre.ascii_map import render
 from strategia.theatre.scenario import Scenario, scenario_warnings, summary
@@ -57,23 +60,49 @@ def check(args: argparse.Namespace) -> Output:
         sc = load_scenario(args.file)
     except ScenarioError as e:
         data = {"file": str(args.file), "ok": False, "problems": [str(p) for p in e.problems]}
-        raise _Reported(str(e), data) from None
+        raise _Reported(e, data) from None
+    cells = unit_word("cell", sc.height, args.lang)
     text = Text(
-        f"{args.file}: ok — «{sc.name}», {sc.width} x {sc.height} cells",
-        f"{args.file}: без ошибок — «{sc.name}», {sc.width} x {sc.height} клеток",
+        f"{args.file}: ok — «{sc.name}», {sc.width} × {sc.height} {cells}",
+        f"{args.file}: без ошибок — «{sc.name}», {sc.width} × {sc.height} {cells}",
     )(args.lang)
-    warnings = [str(w) for w in scenario_warnings(sc)]
+    warnings = [w.say(args.lang) for w in scenario_warnings(sc)]
     word = Text("warning", "предупреждение")(args.lang)
     text += "".join(f"\n  {word}: {w}" for w in warnings)
     data = {"file": str(args.file), "ok": True, "problems": [], "warnings": warnings}
     return Output(text, data)
 
 
-class _Reported(ScenarioError):
-    """A check that failed: the CLI prints the problems (as JSON with --json) and exits 2."""
+SHOW = {  # what `scenario show`, `convert` and `random` say
+    "level": Text("level", "уровень"),
+    "reserves": Text("reserves", "резервы"),
+    "places": Text(
+        "  cities {cities}, fortresses {fortresses}, transport nodes {nodes}",
+        "  городов: {cities}, крепостей: {fortresses}, транспортных узлов: {nodes}",
+    ),
+    "wrote_theatre": Text("wrote the theatre to {out}", "театр записан в {out}"),
+    "wrote_scenario": Text("wrote the scenario to {out}", "сценарий записан в {out}"),
+    "wrote_random": Text(
+        "wrote a random scenario to {out} ({w} × {h}, seed {seed})",
+        "случайный сценарий записан в {out} ({w} × {h}, зерно {seed})",
+    ),
+}
+SIDE_KEYS = {s.key for s in Side}
 
-    def __init__(self, text: str, data: dict[str, Any]) -> None:
-        ValueError.__init__(self, text)
+
+def _kind(ru: str, lang: Lang) -> str:
+    """A division type the summary counts by its Russian name, in `lang`."""
+    kind = DivisionKind.find(ru)
+    return kind.label(lang) if kind is not None else ru
+
+
+class _Reported(StrategiaError):
+    """A check that failed: the CLI prints the problems in the reader's language (as JSON with
+    --json) and exits 2."""
+
+    def __init__(self, error: ScenarioError, data: dict[str, Any]) -> None:
+        super().__init__(str(error), ru=error.say("ru"))
+        self.problems = error.problems
         self.data = data
 
 
@@ -92,18 +121,24 @@ def show(args: argparse.Namespace) -> Output:
     sc = load_scenario(args.file)
     level = args.level or sc.settings.level
     info = summary(sc)
-    lines = [f"«{sc.name}»  {sc.width} x {sc.height}  level {level}"]
+    lang = args.lang
+    lines = [f"«{sc.name}»  {sc.width} × {sc.height}  {SHOW['level'](lang)} {level}"]
     for s in info["states"]:
         f = info["forces"].get(s["code"], {})
-        divs = ", ".join(f"{n} {k}" for k, n in f.get("divisions", {}).items()) or "—"
-        res = ", ".join(f"{n} {k}" for k, n in f.get("reserves", {}).items()) or "—"
-        lines.append(f"  {s['code']} {s['name']} ({s['side']}): {divs}; reserves: {res}")
+        divs = ", ".join(f"{n} {_kind(k, lang)}" for k, n in f.get("divisions", {}).items())
+        res = ", ".join(f"{n} {_kind(k, lang)}" for k, n in f.get("reserves", {}).items())
+        side = side_name(s["side"], lang) if s["side"] in SIDE_KEYS else s["side"]
+        lines.append(
+            f"  {s['code']} {s['name']} ({side}): {divs or '—'}; {SHOW['reserves'](lang)}: "
+            f"{res or '—'}"
+        )
     lines.append(
-        f"  cities {info['cities']}, fortresses {info['fortresses']}, "
-        f"transport nodes {info['transport_nodes']}"
+        SHOW["places"](lang).format(
+            cities=info["cities"], fortresses=info["fortresses"], nodes=info["transport_nodes"]
+        )
     )
     units = None if args.no_units else _units_on_map(sc)
-    lines += ["", render(sc.theatre, level, units)]
+    lines += ["", render(sc.theatre, level, units, lang=args.lang)]
     info["map"] = render(sc.theatre, level, units, legend=False).split("\n")
     return Output("\n".join(lines), info)
 
@@ -116,7 +151,8 @@ def convert(args: argparse.Namespace) -> Output:
     else:
         save_scenario(sc, args.out)
         what = "scenario"
-    return Output(f"wrote {what} to {args.out}", {"file": str(args.out), "wrote": what})
+    text = SHOW[f"wrote_{what}"](args.lang).format(out=args.out)
+    return Output(text, {"file": str(args.out), "wrote": what})
 
 
 def random_command(args: argparse.Namespace) -> Output:
@@ -129,7 +165,8 @@ def random_command(args: argparse.Namespace) -> Output:
     out = save_scenario(
         sc, args.out, netcdf=args.out.with_suffix(".nc").name if args.netcdf else None
     )
-    return Output(f"wrote a random scenario to {out} ({w} x {h}, seed {args.seed})", summary(sc))
+    text = SHOW["wrote_random"](args.lang).format(out=out, w=w, h=h, seed=args.seed)
+    return Output(text, summary(sc))
 
 
 def trial_command(args: argparse.Namespace) -> Output:

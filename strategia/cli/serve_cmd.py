@@ -37,6 +37,7 @@ from types import FrameType
 from typing import Any
 
 from strategia.cli.output import Output
+from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
 from strategia.game.game import Game
 from strategia.rules.kinds import side_name
@@ -206,7 +207,9 @@ def _free_port(host: str, port: int) -> int:
             except OSError:
                 continue
             return p
-    raise OSError(f"no free port from {port} on {host}")
+    raise StrategiaError(
+        f"no free port from {port} on {host}", ru=f"на {host} нет свободного порта начиная с {port}"
+    )
 
 
 def notebooks(folder: Path) -> dict[str, Path]:

@@ -10,8 +10,8 @@ from strategia.rules.kinds import side_name
 
 WORDS = {
     "new": Text(
-        "{game}: «{name}», level {level}, turn {turn}, {side} to move",
-        "{game}: «{name}», уровень {level}, ход {turn}, ходят {side}",
+        "{game}: «{name}», level {level}, turn {turn}, {who}",
+        "{game}: «{name}», уровень {level}, ход {turn}, {who}",
     ),
     "extended": Text(
         "{game}: the move extended by {minutes} min, {left} left",
@@ -26,11 +26,13 @@ WORDS = {
         "{text}: записан к исполнению хода (3 уровень)",
     ),
     "cut": Text("  cut [{rule}]: {reason}", "  сокращено [{rule}]: {reason}"),
-    "turn": Text("turn {turn}: {side} to move", "ход {turn}: ходят {side}"),
+    "turn": Text("turn {turn}: {who}", "ход {turn}: {who}"),
     "show": Text(
-        "«{name}» turn {turn}, {side} to move, phase {phase}",
-        "«{name}», ход {turn}, ходят {side}, этап: {phase}",
+        "«{name}» turn {turn}, {who}, phase {phase}",
+        "«{name}», ход {turn}, {who}, этап: {phase}",
     ),
+    "to_move": Text("{side} to move", "ходят {side}"),
+    "all_move": Text("every side gives orders", "приказы отдают все стороны"),
     "as_side": Text(", as {side} sees it", ", как видят {side}"),
     "as_mediator": Text(", the mediator's view", ", взгляд посредника"),
     "replayed": Text(
@@ -52,8 +54,8 @@ WORDS = {
     ),
     "noted": Text("noted: {text}", "записано: {text}"),
     "undone": Text(
-        "the last order is taken back; turn {turn}, {side} to move",
-        "последний приказ отменен; ход {turn}, ходят {side}",
+        "the last order is taken back; turn {turn}, {who}",
+        "последний приказ отменен; ход {turn}, {who}",
     ),
 }
 PHASES = {
@@ -73,8 +75,16 @@ def sides(side: str, lang: Lang) -> str:
     return side_name(side, lang, capital=lang == "en")
 
 
+def to_move(g: Any, lang: Lang) -> str:
+    """Whose move it is: «ходят красные» / "Red to move"; at level 3, where every side gives
+    sealed orders at once (1.7), «приказы отдают все стороны» / "every side gives orders"."""
+    if g.simultaneous:
+        return line("all_move", lang)
+    return line("to_move", lang, side=sides(g.side, lang))
+
+
 def phase(name: str, lang: Lang) -> str:
     return PHASES[name](lang) if name in PHASES else name
 
 
-__all__ = ["line", "phase", "sides"]
+__all__ = ["line", "phase", "sides", "to_move"]

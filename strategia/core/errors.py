@@ -27,8 +27,39 @@ class StrategiaError(ValueError):
 
 
 def say(error: BaseException, lang: Lang = "en") -> str:
-    """Any error's message in `lang`, as far as it is known."""
-    return error.say(lang) if isinstance(error, StrategiaError) else str(error)
+    """Any error's message in `lang`, as far as it is known (a file's error in Russian too)."""
+    if isinstance(error, StrategiaError):
+        return error.say(lang)
+    if lang == "ru" and isinstance(error, OSError):
+        return f"{error.filename}: {os_error_ru(error)}" if error.filename else os_error_ru(error)
+    return str(error)
+
+
+# What a file error is, in Russian, by its errno name.
+_OS_RU = {
+    "ENOENT": "нет такого файла или каталога",
+    "EACCES": "нет доступа",
+    "EPERM": "нет разрешения",
+    "EISDIR": "это каталог, а не файл",
+    "ENOTDIR": "это не каталог",
+    "EEXIST": "файл уже есть",
+    "ENOSPC": "на диске нет места",
+    "EROFS": "диск только для чтения",
+    "ENAMETOOLONG": "слишком длинное имя",
+    "EBUSY": "файл занят",
+}
+
+
+def os_error_ru(error: BaseException) -> str:
+    """A file error's reason in Russian (the system's words name no file)."""
+    import errno
+
+    code = getattr(error, "errno", None)
+    name = errno.errorcode.get(code, "") if isinstance(code, int) else ""
+    return _OS_RU.get(name, "файл не читается" if name else "ошибка файла")
+
+
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
 
 
 class UnknownNameError(StrategiaError):
@@ -41,7 +72,14 @@ class UnknownNameError(StrategiaError):
         super().__init__(what, given)
 
     def _close(self) -> str | None:
-        close = difflib.get_close_matches(self.given, self.allowed, n=1, cutoff=0.5)
+        """The allowed name nearest the one given, among those in its script (a Russian name
+        for a Russian misspelling)."""
+        script = [
+            a
+            for a in self.allowed
+            if bool(_CYRILLIC.search(a)) == bool(_CYRILLIC.search(self.given))
+        ]
+        close = difflib.get_close_matches(self.given, script or self.allowed, n=1, cutoff=0.5)
         return close[0] if close else None
 
     def __str__(self) -> str:
@@ -49,7 +87,12 @@ class UnknownNameError(StrategiaError):
         close = self._close()
         if close:
             return f"unknown {self.what} {self.given!r}: did you mean {close!r}?"
-        return f"unknown {self.what} {self.given!r} (allowed: {', '.join(self.allowed)})"
+        return f"unknown {self.what} {self.given!r} (allowed: {', '.join(self._names('en'))})"
+
+    def _names(self, lang: Lang) -> tuple[str, ...]:
+        """The allowed names a reader of `lang` writes (all, where none is in its script)."""
+        mine = tuple(a for a in self.allowed if (_CYRILLIC.search(a) is not None) == (lang == "ru"))
+        return mine or self.allowed
 
     def say(self, lang: Lang = "en") -> str:
         if lang != "ru":
@@ -57,34 +100,63 @@ class UnknownNameError(StrategiaError):
         close = self._close()
         none = WHAT_RU.get(self.what, f"нет такого: {self.what}")
         hint_ru = f"; может быть, «{close}»?" if close else ""
-        listed = "" if close else f" (можно: {', '.join(self.allowed)})"
+        listed = "" if close else f" (можно: {', '.join(self._names('ru'))})"
         return f"{none}: «{self.given}»{hint_ru}{listed}"
 
 
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One problem found in a file: where it is (a key, or file:line), what is wrong, and the
-    file's line if `where` is a key."""
+    file's line if `where` is a key; `ru` is the message in Russian and `where_ru` the place
+    where it is a word («дорога»), not a key or a path."""
 
     where: str
     message: str
     line: int | None = field(default=None, compare=False)
+    ru: str = field(default="", compare=False)
+    where_ru: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
 
+    def say(self, lang: Lang = "en") -> str:
+        """The problem in `lang` (English where no Russian is given)."""
+        if lang != "ru":
+            return str(self)
+        return f"{self.where_ru or self.where}: {self.ru or self.message}"
 
-class RuleDataError(StrategiaError):
+
+def problems_text(head: str, problems: Iterable[Problem], lang: Lang, bullet: str = "  ") -> str:
+    """A file's problems as a message: «FILE: 2 problems» (ru «FILE: ошибок: 2») and a line
+    for each (with its file line where the problem knows it)."""
+    ps = tuple(problems)
+    n = len(ps)
+    if lang == "ru":
+        lead = f"{head}: ошибок: {n}" if n != 1 else f"{head}: одна ошибка"
+    else:
+        lead = f"{head}: {n} problem{'s' if n != 1 else ''}"
+    lines = [f"{bullet}{head}:{p.line}: {p.say(lang)}" if p.line else f"{bullet}{p.say(lang)}"
+             for p in ps]  # fmt: skip
+    return "\n".join([lead, *lines])
+
+
+class ProblemsError(StrategiaError):
+    """A file (or a built scenario) with problems, every one listed, in both languages."""
+
+    def __init__(self, source: str, problems: Iterable[Problem], bullet: str = "  ") -> None:
+        self.source = source
+        self.problems = tuple(problems)
+        super().__init__(
+            problems_text(source, self.problems, "en", bullet),
+            ru=problems_text(source, self.problems, "ru", bullet),
+        )
+
+
+class RuleDataError(ProblemsError):
     """A rules or house-rules file with problems; every problem found is listed at once."""
 
     def __init__(self, source: str, problems: Iterable[Problem]) -> None:
-        self.source = source
-        self.problems = tuple(problems)
-        lines = "\n".join(
-            f"  - {source}:{p.line}: {p}" if p.line else f"  - {p}" for p in self.problems
-        )
-        n = len(self.problems)
-        super().__init__(f"{source}: {n} problem{'s' if n != 1 else ''}\n{lines}")
+        super().__init__(source, problems, "  - ")
 
 
 class InactiveRuleError(LookupError):
@@ -122,7 +194,7 @@ class NotationError(StrategiaError):
         notes = [f"позиция {self.column}"] if self.column is not None else []
         notes += [f"ожидалось: {russian(self.expected)}"] if self.expected else []
         detail = f" ({'; '.join(notes)})" if notes else ""
-        return f"{self.text}: {russian(self.problem)}{detail}"
+        return f"«{self.text}»: {russian(self.problem)}{detail}"
 
     def within(self, text: str, offset: int) -> NotationError:
         """This error moved into the larger `text`, where what it was about starts at `offset`."""
@@ -192,6 +264,25 @@ _RU: list[tuple[str, str | None]] = [
     (r"no 'между' after (.*)", r"нет «между» после \1"),
     (r"no such unit (.*)", r"нет такой части: \1"),
     (r"no unit numbered (\d+)", r"нет части с номером \1"),
+    (r"no unit number", "нет номера части"),
+    (r"each unit in one echelon", "каждая часть в одном эшелоне"),
+    (r"once, in one echelon", "один раз, в одном эшелоне"),
+    (r"one or the other", "одно из двух"),
+    (r"the rest", "остальные"),
+    (r"no echelons", "нет эшелонов"),
+    (r"the statute says nothing", "в уставе ничего не сказано"),
+    (r"(.+) named whole and by its regiments", r"\1 названа и целиком, и по полкам"),
+    (r"'и <cell>' / 'and <cell>'", "«и <клетка>»"),
+    (r"facing of the regiments", "положение полков"),
+    (r"formation", "построение"),
+    (r"regiments", "полки"),
+    (r"interdict", "огонь на отсечение"),
+    (r"unit number (\S*) out of range", r"номер части \1 вне пределов"),
+    (r"(\S+) km out of range", r"\1 км вне пределов"),
+    (r"(longitude|latitude) (\S*) out of range", None),
+    (r"a whole number from 1 to (\d+)", r"целое число от 1 до \1"),
+    (r"1 to 100 km", "от 1 до 100 км"),
+    (r"' - <cell>' or 'между <cell> и <cell>'", "« - <клетка>» или «между <клетка> и <клетка>»"),
     (r"no (longitude|latitude)", None),
     (r"no separator after the longitude", "нет разделителя после долготы"),
     (r"unit type missing", "не указан тип части"),
@@ -243,6 +334,8 @@ def _worded(pattern: str, m: re.Match[str], text: str) -> str:
     if pattern.startswith("unknown"):
         none = WHAT_RU.get(m[1], f"нет такого: {m[1]}")
         return f"{none}: «{m[2]}»" + (f"; может быть, «{m[3]}»?" if m.lastindex == 3 else "")
+    if pattern.startswith("(longitude|latitude) (\\S*) out"):
+        return f"{'долгота' if m[1] == 'longitude' else 'широта'} {m[2]} вне пределов"
     if pattern.startswith("no (lon"):
         return "нет долготы" if m[1] == "longitude" else "нет широты"
     if pattern.startswith("(lon"):
@@ -261,3 +354,34 @@ def _worded(pattern: str, m: re.Match[str], text: str) -> str:
 
 def _echelons(words: str) -> str:
     return " или ".join(_ECHELONS.get(w, w) for w in words.split(" or "))
+
+
+# The TOML reader's complaints (tomllib), in Russian: (its words, ours); the rest is said generally.
+_TOML_RU = (
+    ("Cannot declare", "ключ или таблица объявлены дважды"),
+    ("Cannot overwrite a value", "значение задано дважды"),
+    ("Cannot mutate immutable namespace", "таблица уже задана целиком"),
+    ("Cannot redefine namespace", "таблица объявлена дважды"),
+    ("Duplicate inline table key", "ключ повторяется во встроенной таблице"),
+    ("Expected '=' after a key", "после ключа нужно «=»"),
+    ("Expected ']' at the end", "заголовок таблицы не закрыт «]»"),
+    ("Expected ']]' at the end", "заголовок массива таблиц не закрыт «]]»"),
+    ("Expected newline or end", "после значения лишний текст"),
+    ("Unclosed array", "список не закрыт «]»"),
+    ("Unclosed inline table", "встроенная таблица не закрыта «}»"),
+    ("Unterminated string", "строка не закрыта кавычкой"),
+    ("Invalid value", "непонятное значение"),
+    ("Invalid date", "непонятная дата"),
+    ("Invalid statement", "непонятная строка"),
+    ("Invalid initial character", "ключ начинается недопустимым знаком"),
+)
+
+
+def toml_error_ru(text: str) -> str:
+    """The TOML reader's complaint in Russian, with where it is: «список не закрыт «]» (строка 3,
+    столбец 8)»."""
+    what = next((ru for en, ru in _TOML_RU if text.startswith(en)), "ошибка записи")
+    m = re.search(r"line (\d+), column (\d+)", text)
+    if m:
+        return f"{what} (строка {m[1]}, столбец {m[2]})"
+    return f"{what} (в конце файла)" if "end of document" in text else what

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 
 from strategia.core.cursor import Cursor
+from strategia.core.i18n import Lang
 from strategia.core.vocab import Kind
 
 
@@ -29,6 +30,17 @@ class Direction(Kind):
     @classmethod
     def what(cls) -> str:
         return "direction"
+
+    def case(self, case: str = "nom") -> str:
+        """The Russian name in a case: «nom» (and «acc»: на восток), «gen» (с востока), «dat»
+        (к востоку), «prep» (на востоке)."""
+        if case in ("nom", "acc"):
+            return self.ru
+        return _CASES[self.key][("gen", "dat", "prep").index(case)]
+
+    def word(self, lang: Lang = "ru", case: str = "nom") -> str:
+        """The name in `lang`, in a Russian case (English has one form): с запада / from W."""
+        return self.case(case) if lang == "ru" else self.en
 
     @property
     def index(self) -> int:
@@ -58,6 +70,13 @@ class Direction(Kind):
         return _ORDER[round(bearing / 45) % 8]
 
 
+# The Russian names' genitive, dative and prepositional: с севера, к северу, на севере.
+_CASES = {
+    key: tuple(f"{stem}{end}" for end in ("а", "у", "е"))
+    for key, stem in (("N", "север"), ("NE", "северо-восток"), ("E", "восток"),
+                      ("SE", "юго-восток"), ("S", "юг"), ("SW", "юго-запад"), ("W", "запад"),
+                      ("NW", "северо-запад"))
+}  # fmt: skip
 _DELTAS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 _ORDER = tuple(Direction)
 _INDEX = {d: i for i, d in enumerate(_ORDER)}

@@ -9,6 +9,8 @@ the functions built on it.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
+from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
 from strategia.core.i18n import Lang
@@ -29,9 +31,19 @@ def plural_ru(n: float, one: str, few: str, many: str) -> str:
     return many
 
 
+def plural_ru_gen(n: float, one: str, many: str) -> str:
+    """The Russian word for `n` of something in the genitive (after «из», «с», «больше»): из 1
+    дивизии, из 2 дивизий, из 21 дивизии, больше 0,5 хода; `one` is the genitive singular,
+    `many` the genitive plural."""
+    if not float(n).is_integer():
+        return one
+    k = abs(int(n))
+    return one if k % 10 == 1 and k % 100 != 11 else many
+
+
 def plural_en(n: float, one: str, many: str) -> str:
-    """The English word for `n` of something: 1 turn, 0.5 turn, 2 turns."""
-    return one if abs(n) <= 1 else many
+    """The English word for `n` of something: 1 turn, 0.5 turn, 2 turns, 0 turns."""
+    return one if 0 < abs(n) <= 1 else many
 
 
 @lru_cache(maxsize=8192, typed=True)
@@ -50,7 +62,7 @@ def num(x: float, lang: Lang = "en", digits: int = 3, decimals: int = 2, keep: i
         return "0"
     magnitude = math.floor(math.log10(abs(x)))
     places = max(0, min(decimals, digits - 1 - magnitude))
-    text = f"{round(x, places):,.{places}f}"
+    text = f"{half_up(x, places):,.{places}f}"
     if "." in text:
         whole, frac = text.split(".")
         frac = frac.rstrip("0").ljust(min(keep, places), "0")
@@ -62,9 +74,16 @@ def num(x: float, lang: Lang = "en", digits: int = 3, decimals: int = 2, keep: i
     return _localise(text, lang)
 
 
+def half_up(x: float, places: int) -> Decimal:
+    """`x` rounded to `places` decimals as a reader rounds the number written out: halves up,
+    from its 12 significant digits (0.825 and 0.8250000001 are both 0.83; 0.8249999999999 is
+    0.825 with float noise, and 0.83 too)."""
+    return Decimal(f"{float(x):.12g}").quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+
+
 def fixed(x: float, lang: Lang = "en", decimals: int = 2) -> str:
     """`x` with exactly `decimals` decimals (a table's column: 0,70 · 0,17)."""
-    return _localise(f"{float(x):,.{decimals}f}", lang)
+    return _localise(f"{half_up(x, decimals):,.{decimals}f}", lang)
 
 
 def _small(x: float, lang: Lang, decimals: int) -> str:
@@ -85,7 +104,7 @@ def _localise(text: str, lang: Lang) -> str:
 def pct(share: float, lang: Lang = "en") -> str:
     """A share as a percentage: 0.8333 -> 83 % (ru) / 83% (en); below 1 % one decimal."""
     p = float(share) * 100
-    text = num(p, lang, digits=2, decimals=1) if 0 < abs(p) < 1 else num(round(p), lang)
+    text = num(p, lang, digits=2, decimals=1) if 0 < abs(p) < 1 else num(int(half_up(p, 0)), lang)
     return f"{text}{NBSP}%" if lang == "ru" else f"{text}%"
 
 
@@ -129,18 +148,32 @@ COMPOUND: dict[str, tuple[str, str]] = {
 }
 
 
-def unit_word(unit: str, x: float, lang: Lang = "en") -> str:
-    """The unit's word for `x` of it in `lang` (an unknown unit as written)."""
+def shown(text: str) -> float | None:
+    """The number a text written by `num` stands for (the number as the reader sees it, so that
+    its word agrees with it: 0.99999 is written 1, and 1 it is), or None for «<0,01» and words."""
+    try:
+        return float(text.replace(NBSP, "").replace(",", ".").replace("−", "-"))
+    except ValueError:
+        return None
+
+
+def unit_word(unit: str, x: float, lang: Lang = "en", case: str = "nom") -> str:
+    """The unit's word for `x` of it in `lang` (an unknown unit as written); `case="gen"` for the
+    Russian genitive (из 2 дивизий, больше 1 хода)."""
     if unit in UNITS:
         en1, en2, one, few, many = UNITS[unit]
-        return plural_ru(x, one, few, many) if lang == "ru" else plural_en(x, en1, en2)
+        if lang != "ru":
+            return plural_en(x, en1, en2)
+        return plural_ru_gen(x, few, many) if case == "gen" else plural_ru(x, one, few, many)
     if unit in COMPOUND:
         return COMPOUND[unit][1 if lang == "ru" else 0]
     return unit
 
 
-def quantity(x: float, unit: str, lang: Lang = "en", digits: int = 3) -> str:
-    """A number and its unit: 1 ход, 0,5 хода, 5 ходов; 20 км; 2 turns; × 1,7 for a factor."""
+def quantity(x: float, unit: str, lang: Lang = "en", digits: int = 3, case: str = "nom") -> str:
+    """A number and its unit: 1 ход, 0,5 хода, 5 ходов; 20 км; 2 turns; × 1,7 for a factor. The
+    word agrees with the number as written (0.99999 turn is «1 ход»); `case="gen"` for the
+    Russian genitive (из 2 дивизий)."""
     if unit == "×":
         return f"× {num(x, lang, digits)}"
     if unit == "%":
@@ -149,7 +182,17 @@ def quantity(x: float, unit: str, lang: Lang = "en", digits: int = 3) -> str:
         return num(x, lang, digits)
     if unit == "°":
         return f"{num(x, lang, digits)}°"
-    return f"{num(x, lang, digits)} {unit_word(unit, x, lang)}"
+    text = num(x, lang, digits)
+    value = shown(text)
+    return f"{text} {unit_word(unit, x if value is None else value, lang, case)}"
+
+
+def count(n: float, one: str, few: str, many: str, lang: Lang = "ru") -> str:
+    """A number and a Russian word that agrees with it (3 стороны, 5 сторон); `lang` for the
+    number's decimal comma."""
+    text = num(n, lang)
+    value = shown(text)
+    return f"{text} {plural_ru(n if value is None else value, one, few, many)}"
 
 
 def km(x: float, lang: Lang = "en") -> str:
@@ -157,13 +200,31 @@ def km(x: float, lang: Lang = "en") -> str:
     return quantity(x, "km", lang)
 
 
-def turns(x: float, lang: Lang = "en") -> str:
-    """A time: 1 ход, 0,5 хода, 5 ходов / 1 turn, 0.5 turn, 2 turns."""
-    return quantity(x, "turn", lang)
+def turns(x: float, lang: Lang = "en", case: str = "nom") -> str:
+    """A time: 1 ход, 0,5 хода, 5 ходов / 1 turn, 0.5 turn, 2 turns (`case="gen"`: больше 5
+    ходов)."""
+    return quantity(x, "turn", lang, case=case)
 
 
-def divisions(x: float, lang: Lang = "en") -> str:
-    """A strength in divisions: 0,17 дивизии, 1 дивизия, 2 дивизии / 0.17 of a division."""
+def divisions(x: float, lang: Lang = "en", case: str = "nom") -> str:
+    """A strength in divisions: 0,17 дивизии, 1 дивизия, 2 дивизии / 0.17 of a division
+    (`case="gen"`: из 2 дивизий)."""
     if lang == "en" and 0 < abs(x) < 1:
         return f"{num(x, lang)} of a division"
-    return quantity(x, "div", lang)
+    return quantity(x, "div", lang, case=case)
+
+
+def and_list(items: Iterable[object], lang: Lang = "en", sep: str = ", ") -> str:
+    """Items in prose, the last joined by «и» / "and": 1 с.д., 2 с.д. и 3 с.д. (a list in
+    notation is written as the notation writes it, space-separated)."""
+    words = [str(x) for x in items]
+    if len(words) < 2:
+        return "".join(words)
+    last = " и " if lang == "ru" else " and "
+    return sep.join(words[:-1]) + last + words[-1]
+
+
+def cells_list(cells: Iterable[object], lang: Lang = "en") -> str:
+    """Cells in prose: 29,24 и 30,24; 29,24; 30,24 и 31,24 (a semicolon between cells, whose
+    own comma would read as a list's)."""
+    return and_list(cells, lang, "; ")

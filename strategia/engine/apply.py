@@ -40,6 +40,7 @@ from strategia.notation.orders import (
 )
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.rules.kinds import Formation, RegimentsFacing, side_name
 
 Handler = Callable[[GameState, Any, RuleSet], tuple[GameState, Result]]
@@ -104,7 +105,7 @@ def _apply(
     handler = HANDLERS.get(type(order))
     if handler is None:
         raise OrderError(
-            f"{order}: no rule carries out {type(order).__name__} orders yet",
+            en(f"{order.format('en')}: no rule carries out {type(order).__name__} orders yet"),
             ru=f"{order}: такие приказы пока не исполняются",
         )
     ref = acting_unit(order)
@@ -125,7 +126,9 @@ def _apply(
     if ref not in state.units and ref.regiment is not None:
         ref = ref.division  # a regiment of a division on the map (9.8c: part of a division)
     if ref not in state.units:
-        raise OrderError(f"{order}: {ref} is not on the map", ru=f"{order}: {ref} нет на карте")
+        raise OrderError(
+            en(f"{order.format('en')}: {ref} is not on the map"), ru=f"{order}: {ref} нет на карте"
+        )
     refusals.garrison(order, ref, rules)
     if check and isinstance(order, Move):
         refusals.sector(order, [state.unit(ref)], rules)
@@ -143,7 +146,7 @@ def _own_or_refuse(state: GameState, order: Order, ref: UnitRef, side: str) -> N
     )
     if owners != {side}:
         raise OrderError(
-            f"{order}: {side} has no unit {ref} on the map",
+            en(f"{order.format('en')}: {side} has no unit {ref} on the map"),
             ru=f"{order}: у {side_name(side, 'ru', 'gen')} нет {ref} на карте",
         )
 
@@ -218,7 +221,7 @@ def _carry_on(u: UnitState, rules: RuleSet) -> UnitState:
 def _note(state: GameState, before: UnitState, after: UnitState) -> Result:
     what = before.busy.label if before.busy else Text("")
     with explain(
-        Text(f"{before.ref}: {what.en} goes on", f"{before.ref}: {what.ru} продолжается"),
+        Text(en(f"{before.ref}: {what.en} goes on"), f"{before.ref}: {what.ru} продолжается"),
         rule="4.12",
     ) as ex:
         ex.set(after.spent)

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
-from strategia.core.numbers import num, pct
+from strategia.core.numbers import divisions, num, pct, turns
 from strategia.engine.artillery_reach import (
     distance_km,
     efficiency,
@@ -32,6 +32,7 @@ from strategia.explain.trace import Trace, explain, record
 from strategia.notation.orders import Strike
 from strategia.notation.refs import Placement, UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.rules.kinds import DivisionKind
 from strategia.theatre import terrain
 from strategia.theatre.terrain import Relief
@@ -56,7 +57,7 @@ GROUND = {  # the ground a strike's loss is read by (9.7a), as a sentence names 
 
 def lost_label(where: Text) -> Text:
     """The share a strike destroys on a ground, as its step is labelled."""
-    return Text(f"lost by the ground ({where.en})", f"потери по местности ({where.ru})")
+    return Text(en(f"lost by the ground ({where.en})"), f"потери по местности ({where.ru})")
 
 
 def ground(state: GameState, cell: Cell) -> str:
@@ -112,16 +113,17 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
     gun = state.unit(order.unit)
     if gun.division.kind is not DivisionKind.ARTILLERY:
         raise OrderError(
-            f"{order}: only an artillery division (а.д.) strikes (9.7)",
+            en(f"{order.format('en')}: only an artillery division (а.д.) strikes (9.7)"),
             ru=f"{order}: огонь ведет только артиллерийская дивизия (а.д.) (9.7)",
         )
     cuts: list[Cut] = []
     title = Text(
-        f"{gun.ref} fires on {order.target} ({order.kind})", f"{gun.ref}: огонь по {order.target}"
+        en(f"{gun.ref} fires on {order.target} ({order.kind})"),
+        f"{gun.ref}: огонь по {order.target}",
     )
     if not in_range(gun.cell, order.target, rules):
-        en, ru = refusal(str(gun.ref), gun.cell, order.target, rules)
-        raise OrderError(f"{order}: {en}", ru=f"{order}: {ru}")
+        why_en, why_ru = refusal(str(gun.ref), gun.cell, order.target, rules)
+        raise OrderError(en(f"{order.format('en')}: {en(why_en)}"), ru=f"{order}: {why_ru}")
     with explain(title, rule="9.7") as ex:
         at = Text(str(gun.cell), str(gun.cell))
         ex.step(Text("the battery fires from", "батарея ведет огонь из"), at, rule="9.7a")
@@ -130,7 +132,7 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
         if gun.busy is not None or gun.left <= 0 or not gun.combat_capable:
             why = cut(
                 "9.7",
-                f"{gun.ref} cannot fire this turn",
+                en(f"{gun.ref} cannot fire this turn"),
                 f"{gun.ref} не может вести огонь в этот ход",
             )
         if why is not None:
@@ -152,7 +154,7 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
             new = new.with_units([replace(gun, spent=1.0)])
             ex.set(share)
             outcome = Text(
-                f"interdiction fire on {order.target}", f"огонь на отсечение по {order.target}"
+                en(f"interdiction fire on {order.target}"), f"огонь на отсечение по {order.target}"
             )
             return new, Result(order.format("ru"), outcome, ex.freeze(), tuple(cuts))
         return _on_units(state, order, gun, rules, ex)
@@ -167,10 +169,12 @@ def _on_units(
     eff = _efficiency(gun.cell, order.target, rules)
     targets = [u for u in state.occupants(order.target) if state.side_of(u.ref) != side]
     if not targets:  # fired all the same: the battery's turn is spent (no free probing, 1.6)
-        why = cut("9.7", f"no enemy in {order.target}", f"в {order.target} нет противника")
+        why = cut("9.7", en(f"no enemy in {order.target}"), f"в {order.target} нет противника")
         record(why.reason, None, kind="cut", rule=why.rule)
         ex.set(0.0)
-        shot = Text(f"{gun.ref} fired on {order.target}", f"{gun.ref} вела огонь по {order.target}")
+        shot = Text(
+            en(f"{gun.ref} fired on {order.target}"), f"{gun.ref} вела огонь по {order.target}"
+        )
         return state.with_units([replace(gun, spent=1.0)]), Result(
             order.format("ru"), shot, ex.freeze(), (why,)
         )
@@ -198,15 +202,17 @@ def _on_units(
     new = state.with_units([*changed, replace(gun, spent=1.0)], gone)
     ex.set(share)
     outcome = Text(
-        f"strike on {order.target}: losses {lost:.2g} divisions",
-        f"удар по {order.target}: потери {lost:.2g} дивизии",
+        en(f"strike on {order.target}: losses {divisions(float(f'{lost:.2g}'))}"),
+        f"удар по {order.target}: потери {divisions(float(f'{lost:.2g}'), 'ru')}",
     )
     beside = [f for f in fought if f.cell != str(order.target)]
     if beside:
         outcome = Text(
-            f"{outcome.en} (in contact, hit too: "
-            + ", ".join(f"{f.unit} at {f.cell}" for f in beside)
-            + ")",
+            en(
+                f"{outcome.en} (in contact, hit too: "
+                + ", ".join(f"{f.unit} at {f.cell}" for f in beside)
+                + ")"
+            ),
             f"{outcome.ru} (в соприкосновении поражены также: "
             + ", ".join(f"{f.unit} в {f.cell}" for f in beside)
             + ")",
@@ -222,14 +228,16 @@ def _asked_again(order: Strike, rules: RuleSet) -> Cut | None:
     if not rules.active("artillery", "contact_hits_all"):  # level 1
         return cut(
             "9.7b",
-            f"{order.target} is in contact with our troops: no fire",
+            en(f"{order.target} is in contact with our troops: no fire"),
             f"{order.target} в боевом соприкосновении: огонь не ведется",
         )
     if not order.confirmed:  # the question is the player's to answer: he is told it
         return cut(
             "9.7b",
-            f"{order.target} is in contact with our troops: the mediator asks again: is the"
-            f" strike confirmed? («{order.format('en')} (confirmed)»)",
+            en(
+                f"{order.target} is in contact with our troops: the mediator asks again: is the"
+                f" strike confirmed? ('{order.format('en')} (confirmed)')"
+            ),
             f"{order.target} в боевом соприкосновении: посредник переспрашивает: огонь"
             f" подтверждается? («{order.format('ru')} (подтверждено)»)",
             told=True,
@@ -292,7 +300,7 @@ def _hit(
     key = ground(state, cell)
     where = GROUND[key]
     before = u.division.strength
-    with explain(Text(f"{u.ref} at {cell}", f"{u.ref} в {cell}"), rule="9.7a") as g:
+    with explain(Text(en(f"{u.ref} at {cell}"), f"{u.ref} в {cell}"), rule="9.7a") as g:
         by_ground = round(1.0 - survival(state, cell, rules), 6)
         g.step(lost_label(where), by_ground, rule="9.7a")
         share = min(1.0, round(by_ground * eff, 6))
@@ -303,8 +311,10 @@ def _hit(
         left = after.division.strength if after is not None else 0.0
         g.step(
             Text(
-                f"{u.ref} loses {pct(share)}: {num(before)} → {num(left)} divisions"
-                + (" — destroyed" if after is None else ""),
+                en(
+                    f"{u.ref} loses {pct(share)}: {num(before)} → {num(left)} divisions"
+                    + (" — destroyed" if after is None else "")
+                ),
                 f"{u.ref} теряет {pct(share, 'ru')}: {num(before, 'ru')} → {num(left, 'ru')} "
                 "дивизии" + (" — уничтожена" if after is None else ""),
             ),
@@ -357,7 +367,7 @@ def _close(
                 order,
                 gun,
                 ex,
-                [cut("9.7c", f"no road at {order.target}", f"в {order.target} нет дороги")],
+                [cut("9.7c", en(f"no road at {order.target}"), f"в {order.target} нет дороги")],
             )
         t1 = int(rules.value("artillery", "road_closed_transfer"))
         t2 = int(rules.value("artillery", "road_closed_movement"))
@@ -366,8 +376,9 @@ def _close(
             Closure(order.target, "road-movement", state.turn + t2 - 1),
         )
         outcome = Text(
-            f"road at {order.target} closed: {t1} turns to transfers, {t2} to movement",
-            f"дорога в {order.target} закрыта: {t1} ходов для переброски, {t2} для движения",
+            en(f"road at {order.target} closed: {turns(t1)} to transfers, {turns(t2)} to movement"),
+            f"дорога в {order.target} закрыта: {turns(t1, 'ru')} для переброски, "
+            f"{turns(t2, 'ru')} для движения",
         )
     else:
         bridge = bool(terrain.bridges(ds)[:, i, j].any() or terrain.passes(ds)[i, j])
@@ -380,7 +391,7 @@ def _close(
                 [
                     cut(
                         "9.7c",
-                        f"no bridge or pass at {order.target}",
+                        en(f"no bridge or pass at {order.target}"),
                         f"в {order.target} нет моста или перевала",
                     )
                 ],
@@ -388,8 +399,8 @@ def _close(
         t = int(rules.value("artillery", "bridge_closed"))
         closures = (Closure(order.target, "bridge", state.turn + t - 1),)
         outcome = Text(
-            f"bridge at {order.target} closed to everything for {t} turns",
-            f"мост в {order.target} закрыт на {t} ходов",
+            en(f"bridge at {order.target} closed to everything for {turns(t)}"),
+            f"мост в {order.target} закрыт на {turns(t, 'ru')}",
         )
     ex.set(outcome)
     new = state.evolve(closures=(*state.closures, *closures)).with_units([replace(gun, spent=1.0)])

@@ -16,6 +16,7 @@ from strategia.core.numbers import num
 from strategia.explain.trace import Trace
 from strategia.rules import RuleSet
 from strategia.rules.distances import table_distance
+from strategia.rules.english import en
 
 
 def distance_km(firer: Cell, target: Cell, rules: RuleSet) -> float:
@@ -72,7 +73,7 @@ def explain_reach(ex: Trace, firer: Cell, target: Cell, rules: RuleSet) -> None:
     table 11 at level 2, the formula's distance at level 3."""
     if not by_efficiency(rules):
         ex.step(
-            Text("distance (table 2)", "дальность (таблица 2)"),
+            Text("distance (table 2)", "дальность (табл. 2)"),
             distance_km(firer, target, rules),
             unit="km",
             rule="9.7a",
@@ -82,7 +83,7 @@ def explain_reach(ex: Trace, firer: Cell, target: Cell, rules: RuleSet) -> None:
         ex.step(
             Text("offset of the target along each axis", "смещение цели по каждой оси"),
             Text(
-                f"+{dx} km in longitude, +{dy} km in latitude",
+                en(f"+{dx} km in longitude, +{dy} km in latitude"),
                 f"+{dx} км по долготе, +{dy} км по широте",
             ),
             rule="table 11",
@@ -103,22 +104,23 @@ def refusal(gun: str, firer: Cell, target: Cell, rules: RuleSet) -> tuple[str, s
         return (
             f"{target} is {num(km)} km from {gun} at {firer}: the formula's efficiency there "
             "is not above zero (9.7a, level 3)",
-            f"до {target} от {gun} в {firer} {num(km, 'ru')} км: эффективность по формуле "
+            f"от {gun} в {firer} до {target} — {num(km, 'ru')} км: эффективность по формуле "
             "там не больше нуля (9.7а, 3 уровень)",
         )
     if rules.level == 2 and efficiency(firer, target, rules) <= 0:
         dx, dy = offset_km(firer, target, rules)
         return (
-            f"{target} is +{dx} km, +{dy} km from {gun} at {firer}: table 11 prints no "
-            "efficiency for that offset (9.7a)",
-            f"клетка {target} смещена от {gun} в {firer} на +{dx} км, +{dy} км: в таблице 11 для "
-            "такого смещения эффективности нет (9.7а)",
+            f"{target} is +{num(dx)} km, +{num(dy)} km from {gun} at {firer}: table 11 prints "
+            "no efficiency for that offset (9.7a)",
+            f"клетка {target} смещена от {gun} в {firer} на +{num(dx, 'ru')} км, "
+            f"+{num(dy, 'ru')} км: в табл. 11 для такого смещения эффективности нет (9.7а)",
         )
-    km, most = distance_km(firer, target, rules), rules.value("artillery", "range_km")
+    km, most = distance_km(firer, target, rules), float(rules.value("artillery", "range_km"))
     return (
-        f"{target} is {num(km)} km from {gun} at {firer}; artillery fires at most {most} km (9.7a)",
-        f"до {target} от {gun} в {firer} {num(km, 'ru')} км; артиллерия бьет не дальше "
-        f"{most} км (9.7а)",
+        f"{target} is {num(km)} km from {gun} at {firer}; artillery fires at most "
+        f"{num(most)} km (9.7a)",
+        f"от {gun} в {firer} до {target} — {num(km, 'ru')} км; артиллерия бьет не дальше "
+        f"{num(most, 'ru')} км (9.7а)",
     )
 
 

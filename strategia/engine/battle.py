@@ -31,6 +31,7 @@ from strategia.explain.trace import explain, record
 from strategia.notation.orders import Attack, Defence, Move
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.rules.kinds import DivisionKind
 from strategia.theatre import terrain
 
@@ -43,14 +44,15 @@ def battle(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, 
     first = member_of(state, order.unit)
     if first is None:
         raise OrderError(
-            f"{order}: {order.unit} is not on the map", ru=f"{order}: {order.unit} нет на карте"
+            en(f"{order.format('en')}: {order.unit} is not on the map"),
+            ru=f"{order}: {order.unit} нет на карте",
         )
     side = state.side_of(first.unit.ref)
     enemy = [u for u in state.occupants(target) if state.side_of(u.ref) != side]
     if not enemy:
         return _into_empty(state, order, first.unit, rules)
     cuts: list[Cut] = []
-    title = Text(f"Battle for {target}", f"Бой за {target}")
+    title = Text(en(f"Battle for {target}"), f"Бой за {target}")
     them = state.side_of(enemy[0].ref)
     with explain(title, rule="9.8") as ex:
         a_echelons = _attackers(state, order, rules, cuts)
@@ -70,7 +72,9 @@ def battle(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, 
             if moved is not None:
                 state, went = pursue(moved, attackers, target, order.pursue, rules, cuts)
                 state = spend(state, attackers, rules)
-                outcome = Text(f"{target}: the defender retreats", f"{target}: противник отходит")
+                outcome = Text(
+                    en(f"{target}: the defender retreats"), f"{target}: противник отходит"
+                )
                 rec = BattleRecord(str(target), side, them, "retreat", pursuit=went)
                 return state, _result(order, outcome, ex.freeze(), cuts, rec)
         d_echelons = _defenders(state, defence, target, side, cuts)
@@ -136,12 +140,12 @@ def _into_empty(
     what it may not know (1.6)."""
 
     title = Text(
-        f"Blow on {order.target}: no enemy there", f"Удар по {order.target}: противника нет"
+        en(f"Blow on {order.target}: no enemy there"), f"Удар по {order.target}: противника нет"
     )
     with explain(title, rule="9.8") as ex:
         why = cut(
             "9.8",
-            f"no enemy in {order.target}: the attack is carried out as a move into it",
+            en(f"no enemy in {order.target}: the attack is carried out as a move into it"),
             f"в {order.target} нет противника: удар выполнен как движение в эту клетку",
         )
         record(why.reason, None, kind="cut", rule="9.8")
@@ -205,18 +209,19 @@ def _attackers(
             m = member_of(state, ref)
             if m is None:
                 raise OrderError(
-                    f"{order}: {ref} is not on the map", ru=f"{order}: {ref} нет на карте"
+                    en(f"{order.format('en')}: {ref} is not on the map"),
+                    ru=f"{order}: {ref} нет на карте",
                 )
             if state.side_of(m.unit.ref) != side:
                 raise OrderError(
-                    f"{order}: {ref} is not on the attacker's side",
+                    en(f"{order.format('en')}: {ref} is not on the attacker's side"),
                     ru=f"{order}: {ref} — не на стороне наступающего",
                 )
             why = _cannot_attack(state, m.unit, order.target)
             if why is None and is_pass and taken >= int(rules.value("battle", "pass_attackers")):
                 why = cut(
                     "9.5",
-                    f"{ref}: the pass lets one division through at a time",
+                    en(f"{ref}: the pass lets one division through at a time"),
                     f"{ref}: через перевал атакует одна дивизия",
                 )
             if why is not None:
@@ -235,22 +240,24 @@ def _cannot_attack(state: GameState, u: UnitState, target: Cell) -> Cut | None:
     if u.division.kind in CANNOT_ATTACK:
         return cut(
             "9.8",
-            f"{ref}: artillery, anti-tank included, cannot strike",
+            en(f"{ref}: artillery, anti-tank included, cannot strike"),
             f"{ref}: артиллерия, в том числе противотанковая, наносить удар не может",
         )
     if u.on_march:
         return cut(
-            "4.8", f"{ref} is on the march: it cannot attack", f"{ref} на марше: атаковать не может"
+            "4.8",
+            en(f"{ref} is on the march: it cannot attack"),
+            f"{ref} на марше: атаковать не может",
         )
     if u.busy is not None or not u.combat_capable:
         what = u.busy.what if u.busy else "recovering"
         return cut(
-            "9.17", f"{ref} is not combat-capable now ({what})", f"{ref} сейчас небоеспособна"
+            "9.17", en(f"{ref} is not combat-capable now ({what})"), f"{ref} сейчас небоеспособна"
         )
     if min(c.chebyshev(target) for c in u.cells) != 1:
         return cut(
             "9.3",
-            f"{ref} is not beside {target}: it takes no part",
+            en(f"{ref} is not beside {target}: it takes no part"),
             f"{ref} не рядом с {target}: в бою не участвует",
         )
     return None
@@ -276,7 +283,7 @@ def _defenders(
                 cuts.append(
                     cut(
                         "9.8c",
-                        f"{ref} cannot defend {target} in echelon {n + 1}",
+                        en(f"{ref} cannot defend {target} in echelon {n + 1}"),
                         f"{ref} не может оборонять {target} в {n + 1}-м эшелоне",
                     )
                 )

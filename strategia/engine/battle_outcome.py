@@ -26,6 +26,7 @@ from strategia.engine.state import GameState, UnitState
 from strategia.explain.trace import Trace, explain, record
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.theatre import terrain
 from strategia.theatre.terrain import RELIEF_TERRAIN_KEY, Relief
 
@@ -51,7 +52,7 @@ def exchange(
             t_a = a_body / (k * D) if D > 0 else math.inf
             tau = min(time_left, t_d, t_a)
             label = Text(
-                f"round {n}: echelon {ai + 1} against echelon {di + 1}",
+                en(f"round {n}: echelon {ai + 1} against echelon {di + 1}"),
                 f"раунд {n}: {ai + 1}-й эшелон против {di + 1}-го",
             )
             with explain(label, rule="9.8c") as r:
@@ -97,7 +98,7 @@ def exchange(
             if tau >= t_d - 1e-12:
                 record(
                     Text(
-                        f"the defender's echelon {di + 1} is destroyed; the next enters (9.8c)",
+                        en(f"the defender's echelon {di + 1} is destroyed; the next enters (9.8c)"),
                         f"{di + 1}-й эшелон обороны уничтожен; вступает следующий",
                     ),
                     None,
@@ -108,7 +109,7 @@ def exchange(
             if tau >= t_a - 1e-12:
                 record(
                     Text(
-                        f"the attacker's echelon {ai + 1} is destroyed; the next enters (9.8c)",
+                        en(f"the attacker's echelon {ai + 1} is destroyed; the next enters (9.8c)"),
                         f"{ai + 1}-й эшелон наступления уничтожен; вступает следующий",
                     ),
                     None,
@@ -154,7 +155,7 @@ def losses(
             for i in idx:
                 now[i] = round(now[i] * (1.0 - share), 6)
             who = f"{u.ref}" + (f" ({', '.join(f.member.regiments)})" if f.member.part else "")
-            label = Text(f"{who} loses {pct(share)}", f"{who} теряет {pct(share, 'ru')}")
+            label = Text(en(f"{who} loses {pct(share)}"), f"{who} теряет {pct(share, 'ru')}")
             g.step(label, round(share, 6), rule="9.8c")
         changed: list[UnitState] = []
         gone: list[UnitRef] = []
@@ -163,7 +164,7 @@ def losses(
             div = u.division.with_strengths(tuple(now))
             if div.strength < floor:
                 gone.append(ref)
-                g.step(Text(f"{ref} destroyed", f"{ref} уничтожена"), kind="note", rule="9.8c")
+                g.step(Text(en(f"{ref} destroyed"), f"{ref} уничтожена"), kind="note", rule="9.8c")
                 continue
             u = replace(u, division=div)
             if u.busy is not None and u.busy.what == "transfer":
@@ -174,16 +175,16 @@ def losses(
     a_left = sum(f.left for e in a for f in e)
     if not any(u.ref not in gone for u in state.occupants(target)) and d_left <= 1e-9:
         text = Text(
-            f"{target} taken; the defender destroyed", f"{target} взят; обороняющийся уничтожен"
+            en(f"{target} taken; the defender destroyed"), f"{target} взят; обороняющийся уничтожен"
         )
         return state, "taken", text
     if a_left <= 1e-9:
         text = Text(
-            f"the attack on {target} is beaten off; the attacker destroyed",
+            en(f"the attack on {target} is beaten off; the attacker destroyed"),
             f"атака на {target} отбита; наступающий уничтожен",
         )
         return state, "beaten_off", text
-    return state, "held", Text(f"{target} holds", f"{target} удержан")
+    return state, "held", Text(en(f"{target} holds"), f"{target} удержан")
 
 
 def retreat(
@@ -227,7 +228,7 @@ def retreat(
                 cuts.append(
                     cut(
                         "9.19",
-                        f"{u.ref} has no way back: encircled, it must accept battle",
+                        en(f"{u.ref} has no way back: encircled, it must accept battle"),
                         f"{u.ref}: пути отхода нет (окружение), бой принят",
                     )
                 )
@@ -237,7 +238,7 @@ def retreat(
         best = max(options, key=lambda c: (min(a.cell.km(c) for a in attackers), -c.km(u.cell)))
         moved.append(replace(u, cells=(best,), spent=1.0))
         record(
-            Text(f"{u.ref} retreats to {best}", f"{u.ref} отходит в {best}"),
+            Text(en(f"{u.ref} retreats to {best}"), f"{u.ref} отходит в {best}"),
             None,
             kind="note",
             rule="9.8a",
@@ -263,7 +264,7 @@ def pursue(
     goal = goal or vacated
     cell_km = float(rules.value("scale", "cell_km"))
     out: list[Pursuit] = []
-    label = Text(f"Pursuit towards {goal}", f"Преследование к {goal}")
+    label = Text(en(f"Pursuit towards {goal}"), f"Преследование к {goal}")
     with explain(label, rule="9.8a") as g:
         for first in sorted(attackers, key=lambda x: -x.division.strength):
             if first.ref not in state.units:
@@ -283,8 +284,10 @@ def pursue(
             taken = round(sum(a.km(b, cell_km) for a, b in itertools.pairwise(path)), 3)
             g.step(
                 Text(
-                    f"{u.ref}: may advance {num(limit_km)} km (2/3 of {num(speed)}); "
-                    f"advances {num(taken)} km to {end}",
+                    en(
+                        f"{u.ref}: may advance {num(limit_km)} km (2/3 of {num(speed)}); "
+                        f"advances {num(taken)} km to {end}"
+                    ),
                     f"{u.ref}: может продвинуться на {num(limit_km, 'ru')} км "
                     f"(2/3 от {num(speed, 'ru')}); "
                     f"продвигается на {num(taken, 'ru')} км в {end}",
@@ -321,7 +324,10 @@ def _beyond(
     if not whole.reachable(goal):
         return cut(
             "9.3",
-            f"{u.ref}: {goal} cannot be reached in pursuit: it stops as near as it can, at {end}",
+            en(
+                f"{u.ref}: {goal} cannot be reached in pursuit: it stops as near as it can, at "
+                f"{end}"
+            ),
             f"{u.ref}: {goal} недостижима при преследовании: остановлена как можно ближе, в {end}",
         )
     cost = whole.cost_to(goal)
@@ -329,8 +335,10 @@ def _beyond(
     km = round(sum(a.km(b, cell_km) for a, b in itertools.pairwise(whole.path_to(goal))), 2)
     return cut(
         "9.8a",
-        f"{u.ref}: pursuit to {goal} asks {num(km)} km ({turns(cost)} of movement), more than "
-        f"{part} of its move ({num(limit_km)} km): it stops at {end}",
+        en(
+            f"{u.ref}: pursuit to {goal} asks {num(km)} km ({turns(cost)} of movement), more than "
+            f"{part} of its move ({num(limit_km)} km): it stops at {end}"
+        ),
         f"{u.ref}: преследование до {goal} — {num(km, 'ru')} км ({turns(cost, 'ru')} движения), "
         f"больше {part} хода ({num(limit_km, 'ru')} км): остановлена в {end}",
     )

@@ -15,7 +15,7 @@ from typing import Any
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text
-from strategia.core.numbers import turns
+from strategia.core.numbers import cells_list, turns
 from strategia.engine import capability
 from strategia.engine.result import Cut, OrderError, Result
 from strategia.engine.state import Busy, GameState, UnitState
@@ -23,6 +23,7 @@ from strategia.explain.trace import Trace, record
 from strategia.notation.orders import Order
 from strategia.notation.refs import Placement, UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 
 WHAT = "regrouping"
 EPS = 1e-9
@@ -81,13 +82,17 @@ def card_why(
     """Why the units are not on one 1x`length` card (None if they are), recorded."""
     cells = sorted({c for u in units for c in u.cells})
     ok = fits(cells, length, column)
-    at, names = " ".join(map(str, cells)), unit_names(u.ref for u in units)
-    record(Text(f"{at} on one 1x{length} card", f"{at} на карточке 1*{length}"), ok, rule=rule)
-    en, ru = f"{names} at {at}: not within 1x{length}", f"{names} на {at}: не в 1*{length}"
+    at, at_ru = cells_list(cells), cells_list(cells, "ru")
+    names = unit_names(u.ref for u in units)
+    record(
+        Text(en(f"{at} on one 1x{length} card"), f"{at_ru} на карточке 1*{length}"), ok, rule=rule
+    )
+    why_en = en(f"{names} at {at}: not within 1x{length}")
+    why_ru = f"{names} в {at_ru}: не в 1*{length}"
     if march:
-        en += "; a march (4.8) is needed, which the engine does not make for a regiment"
-        ru += "; нужен марш (4.8), который для полка не выполняется"
-    return None if ok else (Text(en, ru), rule)
+        why_en += "; a march (4.8) is needed, which the engine does not make for a regiment"
+        why_ru += "; нужен марш (4.8), который для полка не выполняется"
+    return None if ok else (Text(why_en, why_ru), rule)
 
 
 def why_if(cond: bool, en: str, ru: str, rule: str) -> Why:
@@ -106,9 +111,9 @@ def busy_why(units: Iterable[UnitState]) -> Why:
     if u is None or u.busy is None:
         return None
     b = u.busy
-    en = f"busy: {u.ref} ({b.label.en}, {turns(b.left)} left)"
+    busy_en = en(f"busy: {u.ref} ({b.label.en}, {turns(b.left)} left)")
     return why_if(
-        True, en, f"занята: {u.ref} ({b.label.ru}, осталось {turns(b.left, 'ru')})", "9.3"
+        True, busy_en, f"занята: {u.ref} ({b.label.ru}, осталось {turns(b.left, 'ru')})", "9.3"
     )
 
 
@@ -140,10 +145,12 @@ def begin(
 def named_units(state: GameState, refs: Sequence[UnitRef], order: Order) -> list[UnitState]:
     if missing := [r for r in refs if r not in state.units]:
         names = unit_names(missing)
-        raise OrderError(f"{order}: {names} not on the map", ru=f"{order}: {names} нет на карте")
+        raise OrderError(
+            en(f"{order.format('en')}: {names} not on the map"), ru=f"{order}: {names} нет на карте"
+        )
     if len(set(refs)) != len(refs) or len({state.side_of(r) for r in refs}) != 1:
         raise OrderError(
-            f"{order}: the divisions must be different and one side's",
+            en(f"{order.format('en')}: the divisions must be different and one side's"),
             ru=f"{order}: дивизии должны быть разными и одной стороны",
         )
     return [state.unit(r) for r in refs]

@@ -16,7 +16,7 @@ import numpy as np
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
-from strategia.core.numbers import num
+from strategia.core.numbers import divisions, num
 from strategia.core.numbers import turns as turns_text
 from strategia.engine.capability import at_work
 from strategia.engine.losses import interdicted
@@ -28,6 +28,7 @@ from strategia.engine.transfer import TransferError, plan_transfer
 from strategia.explain.trace import explain
 from strategia.notation.orders import March, Transfer
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.theatre import terrain
 
 APPROACH_TURNS = 3.0  # how far off the road a march may begin, in turns of ordinary movement
@@ -85,7 +86,8 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
     the roads at 1.5 times the road speed («+10 km for every 20 km actually travelled»)."""
     u = state.unit(order.unit)
     title = Text(
-        f"March of {u.ref} from {u.cell} to {order.to}", f"Марш {u.ref} из {u.cell} на {order.to}"
+        en(f"March of {u.ref} from {u.cell} to {order.to}"),
+        f"Марш {u.ref} из {u.cell} на {order.to}",
     )
     cuts: list[Cut] = []
     with explain(title, rule="4.8", unit="turn") as ex:
@@ -94,15 +96,18 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
             problem = Text("the march is a level-2 rule (4.8)", "марш — правило 2 уровня (4.8)")
         elif u.busy is not None or u.left <= 0:
             problem = Text(
-                f"{u.ref} has no time to form up this turn", f"у {u.ref} нет времени на построение"
+                en(f"{u.ref} has no time to form up this turn"),
+                f"у {u.ref} нет времени на построение",
             )
         approach: tuple[list[Cell], list[float]] | None = ([u.cell], [0.0])
         if problem is None and not state.grid.road[terrain.index(state.theatre, u.cell)]:
             approach = _to_the_road(state, u, rules)
             if approach is None:
                 problem = Text(
-                    f"no road within {turns_text(APPROACH_TURNS)} of {u.cell}: "
-                    "a march goes by road",
+                    en(
+                        f"no road within {turns_text(APPROACH_TURNS)} of {u.cell}: "
+                        "a march goes by road"
+                    ),
                     f"нет дороги ближе {turns_text(APPROACH_TURNS, 'ru')} от {u.cell}: "
                     "марш идет по дорогам",
                 )
@@ -112,8 +117,10 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
             route = _road_route(state, start, rules, [*(order.via or order.halts), order.to])
             if not route:
                 problem = Text(
-                    f"no road leads from {start.cell} to {order.to}"
-                    + (" through the named roads" if order.via else ""),
+                    en(
+                        f"no road leads from {start.cell} to {order.to}"
+                        + (" through the named roads" if order.via else "")
+                    ),
                     f"нет дороги из {start.cell} на {order.to}"
                     + (" через названные дороги" if order.via else ""),
                 )
@@ -128,8 +135,10 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
                 cuts.append(
                     cut(
                         "4.8",
-                        f"the road at {c} is not free of the enemy: "
-                        f"the march ends at {path[n - 1]}",
+                        en(
+                            f"the road at {c} is not free of the enemy: "
+                            f"the march ends at {path[n - 1]}"
+                        ),
                         f"дорога у {c} не свободна от противника: марш до {path[n - 1]}",
                     )
                 )
@@ -147,7 +156,9 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
         ex.step(Text("forming up", "подготовка к маршу"), form_up, unit="turn", rule="4.8")
         if len(approach[0]) > 1:
             ex.step(
-                Text(f"to the road at {approach[0][-1]}", f"выход на дорогу в {approach[0][-1]}"),
+                Text(
+                    en(f"to the road at {approach[0][-1]}"), f"выход на дорогу в {approach[0][-1]}"
+                ),
                 round(to_road, 4),
                 unit="turn",
                 rule="4.8",
@@ -160,7 +171,7 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
         )
         ex.step(
             Text(
-                f"speed on the march: (1 + {num(bonus)}/{num(per)}) × {num(v)}",
+                en(f"speed on the march: (1 + {num(bonus)}/{num(per)}) × {num(v)}"),
                 f"скорость на марше: (1 + {num(bonus, 'ru')}/{num(per, 'ru')}) × {num(v, 'ru')}",
             ),
             round(factor * v, 4),
@@ -170,7 +181,7 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
         turns = form_up + to_road + total / (factor * v)
         ex.step(
             Text(
-                f"time: {num(form_up)} + {num(to_road)} + {num(total)} / {num(factor * v)}",
+                en(f"time: {num(form_up)} + {num(to_road)} + {num(total)} / {num(factor * v)}"),
                 f"время: {num(form_up, 'ru')} + {num(to_road, 'ru')} + {num(total, 'ru')} / "
                 f"{num(factor * v, 'ru')}",
             ),
@@ -232,7 +243,7 @@ def _schedule(
                 cuts.append(
                     cut(
                         "9.3",
-                        f"halt {halts[t]} is beyond the day's march: stops at {path[pos]}",
+                        en(f"halt {halts[t]} is beyond the day's march: stops at {path[pos]}"),
                         f"привал {halts[t]} недостижим за ход: остановка в {path[pos]}",
                     )
                 )
@@ -294,7 +305,7 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
     """Begin a transfer between cities (4.5) on the planner's schedule."""
     u = state.unit(order.unit)
     title = Text(
-        f"Transfer of {u.ref} from {u.cell} to {order.to}",
+        en(f"Transfer of {u.ref} from {u.cell} to {order.to}"),
         f"Переброска {u.ref} из {u.cell} в {order.to}",
     )
     cuts: list[Cut] = []
@@ -303,7 +314,7 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
             cuts.append(
                 cut(
                     "4.5",
-                    f"{u.ref} must begin a transfer with a whole turn",
+                    en(f"{u.ref} must begin a transfer with a whole turn"),
                     f"{u.ref}: переброска начинается с целого хода",
                 )
             )
@@ -324,7 +335,7 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
             cuts.append(
                 cut(
                     "9.7c",
-                    f"the route is closed at {shut[0]} by artillery fire",
+                    en(f"the route is closed at {shut[0]} by artillery fire"),
                     f"путь закрыт огнем артиллерии в {shut[0]}",
                 )
             )
@@ -343,8 +354,12 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
                     cuts.append(
                         cut(
                             "4.12",
-                            f"{pos.cell} will hold {len(at)} divisions in transit: at most {cap}",
-                            f"в узле {pos.cell} уже будет {len(at)} дивизии в пути: не более {cap}",
+                            en(
+                                f"{pos.cell} will hold {divisions(len(at))} in transit: at most "
+                                f"{cap}"
+                            ),
+                            f"в узле {pos.cell} уже будет {divisions(len(at), 'ru')} в пути: "
+                            f"не более {cap}",
                         )
                     )
                     ex.set(0.0)
@@ -369,13 +384,13 @@ def column_turn(
     nxt, rest = b.target[0], b.target[1:]
     route = [c if isinstance(c, Cell) else Cell.parse(str(c)) for c in b.plan]
     passed = route[route.index(u.cell) + 1 : route.index(nxt) + 1] if u.cell in route else [nxt]
-    title = Text(f"{u.ref}: {b.label.en} goes on", f"{u.ref}: {b.label.ru} продолжается")
+    title = Text(en(f"{u.ref}: {b.label.en} goes on"), f"{u.ref}: {b.label.ru} продолжается")
     with explain(title, rule="4.5" if b.what == "transfer" else "4.8") as ex:
         hit, at = interdicted(state, u, [u.cell, *passed], rules)
         if hit is None or at is not None:
             ex.set(0.0)
             if hit is None:
-                text = Text(f"{u.ref} destroyed at {at}", f"{u.ref} уничтожена в {at}")
+                text = Text(en(f"{u.ref} destroyed at {at}"), f"{u.ref} уничтожена в {at}")
                 return None, Result(f"{u.ref} ({b.label.ru})", text, ex.freeze())
             if hit.busy is not None and hit.busy.what == "recovering":  # a transfer cut short
                 moved = replace(hit, cells=(at,) if at else hit.cells, spent=1.0)

@@ -16,12 +16,14 @@ from dataclasses import replace
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
+from strategia.core.numbers import cells_list, divisions
 from strategia.engine.movement import _full_path, _passable
 from strategia.engine.result import Cut, Result, cut
 from strategia.engine.state import GameState, UnitState, where
 from strategia.explain.trace import explain, record
 from strategia.notation.orders import Move, Order
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.theatre import terrain
 
 Apply = Callable[[GameState, Order, RuleSet, str | None], tuple[GameState, Result]]
@@ -40,7 +42,7 @@ def corps_order(
     ordered = sorted(members, key=lambda m: m.cell.km(goal or m.cell))
     lead = ordered[0]
     title = Text(
-        f"Order to {order.unit}: {len(members)} divisions",
+        en(f"Order to {order.unit}: {len(members)} divisions"),
         f"Приказ {order.unit}: дивизий {len(members)}",
     )
     outcomes: list[Text] = []
@@ -104,10 +106,12 @@ def _file(
     head = replace(head, cells=tuple(cells[:2]) if len(cells) > 1 else head.cells)
     record(
         Text(
-            f"a corps of {n} divisions files through the narrow: 1x{length}, "
-            + " ".join(map(str, cells)),
-            f"корпус из {n} дивизий проходит узость колонной 1*{length}: "
-            + " ".join(map(str, cells)),
+            en(
+                f"a corps of {divisions(n)} files through the narrow: 1x{length}, "
+                + cells_list(cells)
+            ),
+            f"корпус из {divisions(n, 'ru', 'gen')} проходит узость колонной 1*{length}: "
+            + cells_list(cells, "ru"),
         ),
         None,
         kind="note",
@@ -123,7 +127,7 @@ def _file(
             cuts.append(
                 cut(
                     "4.7",
-                    f"{f.ref} cannot follow the column into {spot}: it stays at {f.cell}",
+                    en(f"{f.ref} cannot follow the column into {spot}: it stays at {f.cell}"),
                     f"{f.ref} не может пройти за колонной в {spot}: остается в {f.cell}",
                 )
             )

@@ -17,6 +17,7 @@ from strategia.explain.trace import Trace, explain, record
 from strategia.notation.orders import FaceRegiments, Frontage, Reform, Turn
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.theatre import terrain
 from strategia.theatre.terrain import Relief
 
@@ -40,7 +41,7 @@ def _spend(
     rest = round(cost - u.left, 9)
     ex.step(
         Text(
-            f"not done this turn: {turns(rest)} more to serve",
+            en(f"not done this turn: {turns(rest)} more to serve"),
             f"не завершено в этот ход: еще {turns(rest, 'ru')}",
         ),
         rest,
@@ -56,8 +57,8 @@ def turn(state: GameState, order: Turn, rules: RuleSet) -> tuple[GameState, Resu
     u = state.unit(order.unit)
     cuts: list[Cut] = []
     title = Text(
-        f"Turn of {u.ref} from {u.facing.en} to {order.facing.en}",
-        f"Поворот {u.ref}: с {u.facing.ru} на {order.facing.ru}",
+        en(f"Turn of {u.ref} from {u.facing.en} to {order.facing.en}"),
+        f"Поворот {u.ref}: с {u.facing.case('gen')} на {order.facing.ru}",
     )
     with explain(title, rule="4.3", unit="turn") as ex:
         diff = (order.facing.index - u.facing.index) % 8
@@ -68,11 +69,11 @@ def turn(state: GameState, order: Turn, rules: RuleSet) -> tuple[GameState, Resu
             if why is None:
                 why = (
                     Text(
-                        f"{u.ref} already faces {order.facing.en}",
+                        en(f"{u.ref} already faces {order.facing.en}"),
                         f"{u.ref} уже фронтом на {order.facing.ru}",
                     )
                     if steps == 0
-                    else Text(f"{u.ref} has used this turn", f"{u.ref} уже использовала ход")
+                    else Text(en(f"{u.ref} has used this turn"), f"{u.ref} уже использовала ход")
                 )
             cuts.append(Cut(why, "4.3"))
             ex.set(0.0)
@@ -101,7 +102,7 @@ def turn(state: GameState, order: Turn, rules: RuleSet) -> tuple[GameState, Resu
         row = {4: "turn_180", 3: "turn_135", 2: "turn_90", 1: "turn_45"}[steps]
         cost = float(rules.value("turning", row, col))
         ex.step(
-            Text(f"time for {45 * steps}°", f"время поворота на {45 * steps}°"),
+            Text(en(f"time for {45 * steps}°"), f"время поворота на {45 * steps}°"),
             cost,
             unit="turn",
             rule="4.3",
@@ -133,15 +134,17 @@ def road_dropped(ref: UnitRef, rules: RuleSet) -> Cut:
     if ground:
         why = cut(
             "4.3",
-            f"{ref} turned on a road this turn: no road speed for the rest of the move; along "
-            "the road at the speed of the ground",
+            en(
+                f"{ref} turned on a road this turn: no road speed for the rest of the move; along "
+                "the road at the speed of the ground"
+            ),
             f"{ref} повернула на дороге в этот ход: до конца хода без скорости дороги; вдоль "
             "дороги со скоростью местности",
         )
     else:
         why = cut(
             "4.3",
-            f"{ref} turned on a road this turn: no movement by road for the rest of the move",
+            en(f"{ref} turned on a road this turn: no movement by road for the rest of the move"),
             f"{ref} повернула на дороге в этот ход: до конца хода движения по дороге нет",
         )
     record(why.reason, None, kind="cut", rule="4.3")
@@ -157,13 +160,14 @@ def reform(
     if isinstance(order, Reform):
         what, key, new_key = "formation", "change_turns", order.formation.key
         title = Text(
-            f"{u.ref}: formation {order.formation.en}", f"{u.ref}: построение {order.formation.ru}"
+            en(f"{u.ref}: formation {order.formation.en}"),
+            f"{u.ref}: построение {order.formation.ru}",
         )
         same = u.formation is order.formation
     else:
         what, key, new_key = "regiments", "regiments_turns", order.regiments.key
         title = Text(
-            f"{u.ref}: regiments {order.regiments.en}", f"{u.ref}: полки {order.regiments.ru}"
+            en(f"{u.ref}: regiments {order.regiments.en}"), f"{u.ref}: полки {order.regiments.ru}"
         )
         same = u.regiments is order.regiments
     with explain(title, rule="9.6", unit="turn") as ex:
@@ -174,9 +178,9 @@ def reform(
                 "построения — правило 2 уровня (9.6, таблицы 7-10)",
             )
         elif u.busy is not None or u.left <= 0:
-            why = Text(f"{u.ref} has no time this turn", f"у {u.ref} нет времени в этот ход")
+            why = Text(en(f"{u.ref} has no time this turn"), f"у {u.ref} нет времени в этот ход")
         elif same:
-            why = Text(f"{u.ref} already so", f"{u.ref} уже в таком построении")
+            why = Text(en(f"{u.ref} already so"), f"{u.ref} уже в таком построении")
         if why is not None:
             ex.set(0.0)
             return state, Result(order.format("ru"), where(u), ex.freeze(), (Cut(why, "9.6"),))
@@ -196,21 +200,22 @@ def _cannot_turn(state: GameState, u: UnitState) -> Text | None:
     if u.busy is not None:
         if u.busy.what == "crossing":
             return Text(
-                f"{u.ref} is crossing a river: no turning on a river",
+                en(f"{u.ref} is crossing a river: no turning on a river"),
                 f"{u.ref} переправляется: поворот на реке невозможен",
             )
         what = u.busy.label
-        return Text(f"{u.ref} is busy ({what.en})", f"{u.ref} занята ({what.ru})")
+        return Text(en(f"{u.ref} is busy ({what.en})"), f"{u.ref} занята ({what.ru})")
     if state.level >= 2:
         i, j = terrain.index(state.theatre, u.cell)
         if state.grid.trail[i, j] and state.grid.narrows[i, j]:
             return Text(
-                f"{u.ref} is on a trail: no turning on trails",
+                en(f"{u.ref} is on a trail: no turning on trails"),
                 f"{u.ref} на тропе: поворот невозможен",
             )
         if state.grid.narrows[i, j]:
             return Text(
-                f"{u.ref} is in a narrow: no turning there", f"{u.ref} в узости: поворот невозможен"
+                en(f"{u.ref} is in a narrow: no turning there"),
+                f"{u.ref} в узости: поворот невозможен",
             )
     return None
 
@@ -220,7 +225,8 @@ def frontage(state: GameState, order: Frontage, rules: RuleSet) -> tuple[GameSta
     u = state.unit(order.unit)
     verb = ("Extend", "Растянуть") if order.extend else ("Contract", "Сжать")
     title = Text(
-        f"{verb[0]} the front of {u.ref} to {order.cell}", f"{verb[1]} фронт {u.ref}: {order.cell}"
+        en(f"{verb[0]} the front of {u.ref} to {order.cell}"),
+        f"{verb[1]} фронт {u.ref}: {order.cell}",
     )
     cuts: list[Cut] = []
     with explain(title, rule="4.6", unit="turn") as ex:
@@ -234,7 +240,7 @@ def frontage(state: GameState, order: Frontage, rules: RuleSet) -> tuple[GameSta
         cost = km / pace
         ex.step(
             Text(
-                f"{num(km)} km at {num(pace)} km a turn",
+                en(f"{num(km)} km at {num(pace)} km a turn"),
                 f"{num(km, 'ru')} км по {num(pace, 'ru')} км за ход",
             ),
             cost,
@@ -265,32 +271,37 @@ def _frontage_problem(
             "изменение ширины фронта — правило 2 уровня (4.6)",
         )
     if u.busy is not None or u.left <= 0:
-        return Text(f"{u.ref} has no time for it this turn", f"у {u.ref} нет на это времени")
+        return Text(en(f"{u.ref} has no time for it this turn"), f"у {u.ref} нет на это времени")
     if not order.extend:
         if len(u.cells) != 2:
-            return Text(f"{u.ref} already stands on one square", f"{u.ref} уже на одной клетке")
+            return Text(en(f"{u.ref} already stands on one square"), f"{u.ref} уже на одной клетке")
         if order.cell not in u.cells:
             return Text(
-                f"{order.cell} is not one of its squares {u.cells[0]}, {u.cells[1]}",
+                en(f"{order.cell} is not one of its squares {u.cells[0]}, {u.cells[1]}"),
                 f"{order.cell} — не ее клетка",
             )
         return None
     if len(u.cells) != 1:
-        return Text(f"{u.ref} already stands on two squares", f"{u.ref} уже на двух клетках")
+        return Text(en(f"{u.ref} already stands on two squares"), f"{u.ref} уже на двух клетках")
     d_lon, d_lat = u.cell.offset(order.cell)
     if abs(d_lon) + abs(d_lat) != 1:
         return Text(
-            f"{order.cell} is not beside {u.cell} (the front grows along the grid by one square)",
+            en(
+                f"{order.cell} is not beside {u.cell} (the front grows along the grid by one "
+                f"square)"
+            ),
             f"{order.cell} не рядом с {u.cell}",
         )
     if Direction.from_delta(d_lon, d_lat) in (u.facing, u.facing.turned(4)):
         return Text(
-            f"{order.cell} lies ahead or behind: the front grows sideways",
+            en(f"{order.cell} lies ahead or behind: the front grows sideways"),
             f"{order.cell} впереди или позади: фронт растягивается вбок",
         )
     if not terrain.on_map(state.theatre, order.cell) or state.occupants(order.cell):
-        return Text(f"{order.cell} is taken or off the map", f"{order.cell} занята или вне карты")
+        return Text(
+            en(f"{order.cell} is taken or off the map"), f"{order.cell} занята или вне карты"
+        )
     relief = Relief(int(state.grid.relief[terrain.index(state.theatre, order.cell)]))
     if relief == Relief.WATER:
-        return Text(f"{order.cell} is water", f"{order.cell} — вода")
+        return Text(en(f"{order.cell} is water"), f"{order.cell} — вода")
     return None

@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
-from strategia.core.numbers import num
+from strategia.core.numbers import and_list, num, plural_ru_gen
 from strategia.engine.battle_record import Blow, Factor
 from strategia.engine.state import GameState, UnitState
 from strategia.explain.trace import explain, quiet, record
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
 from strategia.rules.distances import table_distance
+from strategia.rules.english import en
 from strategia.rules.kinds import DivisionKind, Facing, RegimentsFacing, blow_on
 from strategia.rules.ratings import rating, support_rating
 from strategia.rules.units import Division
@@ -164,7 +165,7 @@ def condition(u: UnitState, rules: RuleSet) -> list[Factor]:
     if not u.combat_capable:
         v = float(rules.value("battle", "not_combat_capable"))
         what = u.busy.what if u.busy else ""
-        return [Factor(Text(f"not combat-capable ({what})", "небоеспособна"), v, "9.17")]
+        return [Factor(Text(en(f"not combat-capable ({what})"), "небоеспособна"), v, "9.17")]
     return []
 
 
@@ -172,7 +173,7 @@ def attacker(m: Member, echelon: int, target: Cell, rules: RuleSet) -> Fighter:
     """An attacker, rated for the side of itself it strikes with (9.5, 9.6)."""
     u = m.unit
     hit = side_hit(u.facing, nearest(u, target), target)
-    label = Text(f"{m.name} strikes with its {hit.en}", f"{m.name} наносит удар: {hit.ru}")
+    label = Text(en(f"{m.name} strikes with its {hit.en}"), f"{m.name} наносит удар: {hit.ru}")
     with explain(label, rule="9.8") as g:
         if hit in (Facing.FLANK135, Facing.REAR):
             g.step(
@@ -218,14 +219,17 @@ def defender(
     rf = u.regiments
     if combined and rules.value("battle", "combined_blow_front_line"):
         rf = RegimentsFacing.FRONT_LINE
-    title = Text(f"{m.name} defends", f"{m.name} обороняется")
+    title = Text(en(f"{m.name} defends"), f"{m.name} обороняется")
     with explain(title, rule="9.8") as g:
         if combined:
-            sides = ", ".join(s.en for s in by_side)
             g.step(
                 Text(
-                    f"struck on {len(by_side)} sides ({sides}): a combined blow",
-                    f"удар с {len(by_side)} сторон ({', '.join(s.ru for s in by_side)}): "
+                    en(
+                        f"struck on {len(by_side)} sides ({and_list(s.en for s in by_side)}): "
+                        "a combined blow"
+                    ),
+                    f"удар с {len(by_side)} {plural_ru_gen(len(by_side), 'стороны', 'сторон')} "
+                    f"({and_list((s.ru for s in by_side), 'ru')}): "
                     "комбинированный",
                 ),
                 len(by_side),
@@ -241,7 +245,10 @@ def defender(
             rated.append(Blow(side.key, round(weight, 6), r.value, names))
             g.step(
                 Text(
-                    f"against the blow on its {side.en} ({', '.join(names)}): weight {num(weight)}",
+                    en(
+                        f"against the blow on its {side.en} ({', '.join(names)}): weight "
+                        f"{num(weight)}"
+                    ),
                     f"против удара {blow_on(side.key)} ({', '.join(names)}): "
                     f"вес {num(weight, 'ru')}",
                 ),
@@ -352,25 +359,25 @@ def support(
         u = state.units.get(ref)
         why = None
         if u is None or state.side_of(ref) != side or target in u.cells or ref in engaged_refs:
-            why = Text(f"{ref} cannot support here", f"{ref} не может поддержать")
+            why = Text(en(f"{ref} cannot support here"), f"{ref} не может поддержать")
         elif ref in state.engaged:
-            why = Text(f"{ref} is attacked this turn", f"{ref} атакована в этот ход")
+            why = Text(en(f"{ref} is attacked this turn"), f"{ref} атакована в этот ход")
         elif ref in state.committed:
             why = Text(
-                f"{ref} already supports another battle this turn",
+                en(f"{ref} already supports another battle this turn"),
                 f"{ref} уже поддерживает другой бой в этот ход",
             )
         elif (km := _nearest_km(u, engaged, rules)) > radius + 1e-9:  # 9.8c, table 2
             why = Text(
-                f"{ref} is {num(km)} km away (table 2), farther than {num(radius)} km",
-                f"{ref} в {num(km, 'ru')} км (таблица 2), дальше {num(radius, 'ru')} км",
+                en(f"{ref} is {num(km)} km away (table 2), farther than {num(radius)} km"),
+                f"{ref} в {num(km, 'ru')} км (табл. 2), дальше {num(radius, 'ru')} км",
             )
         if why is not None:
             record(why, None, kind="cut", rule="9.8c")
             continue
         assert u is not None
         record(
-            Text(f"{ref}: distance (table 2)", f"{ref}: расстояние (таблица 2)"),
+            Text(en(f"{ref}: distance (table 2)"), f"{ref}: расстояние (табл. 2)"),
             _nearest_km(u, engaged, rules),
             unit="km",
             rule="9.8c",

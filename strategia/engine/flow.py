@@ -21,6 +21,7 @@ from strategia.explain.trace import explain
 from strategia.notation.orders import Attack, Order, Strike
 from strategia.notation.refs import Placement
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.rules.kinds import DivisionKind, Side
 from strategia.rules.units import new_division
 from strategia.theatre import terrain
@@ -81,7 +82,7 @@ def mobilise(
                 )
                 added.append(u)
                 with explain(
-                    Text(f"{ref} mobilised in {a.cell}", f"{ref} отмобилизована в {a.cell}"),
+                    Text(en(f"{ref} mobilised in {a.cell}"), f"{ref} отмобилизована в {a.cell}"),
                     rule="6.4",
                 ) as ex:
                     ex.set(a.day)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from strategia.core.i18n import Text
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.rules.kinds import DivisionKind
 from strategia.theatre.scenario import Scenario
 
@@ -21,7 +22,7 @@ def out_of_play(ref: UnitRef, state_code: str, scenario: Scenario, rules: RuleSe
     kind = ref.kind
     if kind is DivisionKind.FORTRESS and not rules.active("fortresses"):
         return Text(
-            f"{ref}: fortresses act from level 2 (3.6)",
+            en(f"{ref}: fortresses act from level 2 (3.6)"),
             f"{ref}: крепости действуют со 2 уровня (3.6)",
         )
     if scenario.state(state_code).side != GREEN or not isinstance(kind, DivisionKind):
@@ -32,7 +33,7 @@ def out_of_play(ref: UnitRef, state_code: str, scenario: Scenario, rules: RuleSe
     ):
         return None
     return Text(
-        f"{ref}: the Green states field {_listed(rules, 'en')} at level {rules.level} (3.6)",
+        en(f"{ref}: the Green states field {_listed(rules, 'en')} at level {rules.level} (3.6)"),
         f"{ref}: у «зеленых» на {rules.level} уровне только {_listed(rules, 'ru')} (3.6)",
     )
 

@@ -11,6 +11,7 @@ from strategia.engine.capability import at_work
 from strategia.engine.state import Busy, GameState, UnitState
 from strategia.explain.trace import explain
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 
 
 def weaken(u: UnitState, share: float, rules: RuleSet, state: GameState) -> UnitState | None:
@@ -44,7 +45,7 @@ def interdicted(
             if f.cell == c and f.side != side and state.turn <= f.turn + 1:
                 with explain(
                     Text(
-                        f"{u.ref} passes interdiction fire at {c}",
+                        en(f"{u.ref} passes interdiction fire at {c}"),
                         f"{u.ref} проходит огонь на отсечение в {c}",
                     ),
                     rule="9.7d",

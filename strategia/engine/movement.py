@@ -16,7 +16,7 @@ import numpy as np
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
-from strategia.core.numbers import num, turns
+from strategia.core.numbers import num, quantity, turns
 from strategia.engine.capability import at_work
 from strategia.engine.costs import (
     HOW,
@@ -38,6 +38,7 @@ from strategia.explain.trace import Trace, explain, quiet, record
 from strategia.notation.orders import Frontage, Move, Turn
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.theatre import terrain
 from strategia.theatre.terrain import RELIEF_TERRAIN_KEY, TRAIL_TERRAIN_KEY, Relief
 
@@ -78,7 +79,10 @@ def _request(
     state: GameState, u: UnitState, rules: RuleSet, mode: str, budget: float | None = None
 ) -> ReachRequest:
     if mode not in MODES:
-        raise OrderError(f"unknown movement mode {mode!r}: {', '.join(MODES)}")
+        raise OrderError(
+            f"unknown movement mode {mode!r}: {', '.join(MODES)}",
+            ru=f"нет такого способа движения: {mode!r} (можно: {', '.join(MODES)})",
+        )
     costs = unit_costs(state, u, rules, mode)
     facing = u.facing
     with quiet():
@@ -155,8 +159,11 @@ def _label_step(
     col = costs.speeds.kind.key if costs.speeds.kind.key != "fortress" else "rifle"
     where_en, where_ru = _HOW_WORDS[how]
     label = Text(
-        f"{a} → {b}: {num(km)} km, {where_en}, {RELIEF_TERRAIN_KEY[ra]} → {RELIEF_TERRAIN_KEY[rb]}",
-        f"{a} → {b}: {num(km)} км, {where_ru}",
+        en(
+            f"{a} → {b}: {num(km)} km, {where_en}, {RELIEF_TERRAIN_KEY[ra]} → "
+            f"{RELIEF_TERRAIN_KEY[rb]}"
+        ),
+        f"{a} → {b}: {num(km, 'ru')} км, {where_ru}",
     )
     with explain(label, rule="table 4", unit="turn") as g:
         if how == "road":
@@ -209,7 +216,8 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
     words = {"forward": ("forward", "поступательно"), "road": ("along roads", "по дорогам"),
              "withdraw": ("withdrawing", "отход")}[mode]  # fmt: skip
     title = Text(
-        f"Move of {u.ref} from {u.cell}, {words[0]}", f"Перемещение {u.ref} из {u.cell}, {words[1]}"
+        en(f"Move of {u.ref} from {u.cell}, {words[0]}"),
+        f"Перемещение {u.ref} из {u.cell}, {words[1]}",
     )
     cuts: list[Cut] = []
     rule = {"forward": "4.2", "road": "4.1", "withdraw": "4.4"}[mode]
@@ -217,12 +225,12 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
         if u.busy is not None:
             doing, still = u.busy.label, (turns(u.busy.left), turns(u.busy.left, "ru"))
             why = Text(
-                f"{u.ref} is busy ({doing.en}, {still[0]} left): it does not move",
+                en(f"{u.ref} is busy ({doing.en}, {still[0]} left): it does not move"),
                 f"{u.ref} занята ({doing.ru}, осталось {still[1]}): не перемещается",
             )
             return _unchanged(state, u, order, ex, [Cut(why, "9.3")])
         if u.left <= 0:
-            why = Text(f"{u.ref} has used this turn", f"{u.ref} уже использовала ход")
+            why = Text(en(f"{u.ref} has used this turn"), f"{u.ref} уже использовала ход")
             return _unchanged(state, u, order, ex, [Cut(why, "9.3")])
         ex.step(Text("share of the turn left", "остаток хода"), u.left, unit="turn", rule="4.3")
         if mode == "road" and u.road_dropped:
@@ -250,8 +258,10 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                 cuts.append(
                     cut(
                         "4.2",
-                        f"{target} lies {num(angle)}° off the facing; "
-                        f"movement may deviate at most {num(max_dev)}°",
+                        en(
+                            f"{target} lies {num(angle)}° off the facing; "
+                            f"movement may deviate at most {num(max_dev)}°"
+                        ),
                         f"{target}: отклонение {num(angle, 'ru')}° больше допустимых "
                         f"{num(max_dev, 'ru')}°",
                     )
@@ -271,7 +281,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                     cuts.append(
                         cut(
                             "9.8",
-                            f"{b} is held by the enemy: stopped at {a} (an attack is an order)",
+                            en(f"{b} is held by the enemy: stopped at {a} (an attack is an order)"),
                             f"{b} занята противником: остановлена в {a} (атака — отдельный приказ)",
                         )
                     )
@@ -287,10 +297,12 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                     cuts.append(
                         cut(
                             "table 4",
-                            f"crossing the river from {a} to {b} takes {num(step)} turns: begun, "
-                            f"{num(fording[2])} more to go",
-                            f"переправа из {a} в {b} занимает {num(step, 'ru')} хода: начата, "
-                            f"осталось {num(fording[2], 'ru')}",
+                            en(
+                                f"crossing the river from {a} to {b} takes {turns(step)}: begun, "
+                                f"{turns(fording[2])} more to go"
+                            ),
+                            f"переправа из {a} в {b} занимает {turns(step, 'ru')}: начата, "
+                            f"осталось {turns(fording[2], 'ru')}",
                         )
                     )
                     break
@@ -298,10 +310,12 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                     cuts.append(
                         cut(
                             "9.3",
-                            f"the way to {target} costs {turns(cost)}, {num(u.left)} were left: "
-                            f"stopped at {a}",
+                            en(
+                                f"the way to {target} costs {turns(cost)}, with "
+                                f"{turns(u.left)} left: stopped at {a}"
+                            ),
                             f"путь до {target} стоит {turns(cost, 'ru')}, оставалось "
-                            f"{num(u.left, 'ru')}: остановлена в {a}",
+                            f"{turns(u.left, 'ru')}: остановлена в {a}",
                         )
                     )
                     break
@@ -328,7 +342,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
         if hit is None:
             gone = state.with_units([], [u.ref])
             outcome = Text(
-                f"{u.ref} destroyed by interdiction fire at {fired_at}",
+                en(f"{u.ref} destroyed by interdiction fire at {fired_at}"),
                 f"{u.ref} уничтожена огнем на отсечение в {fired_at}",
             )
             return crossing(gone, u.owner, path[1:], str(u.ref)), Result(
@@ -362,8 +376,12 @@ def _stacking(
     cuts.append(
         cut(
             "4.12",
-            f"{end} would hold {total} regiments, at most {cap}: stopped at {steps[-1][0]}",
-            f"в {end} оказалось бы {total} полков, не более {cap}: остановлена в {steps[-1][0]}",
+            en(
+                f"{end} would hold {quantity(total, 'regt')}, at most {cap}: stopped at "
+                f"{steps[-1][0]}"
+            ),
+            f"в {end} оказалось бы {quantity(total, 'regt', 'ru')}, не более {cap}: "
+            f"остановлена в {steps[-1][0]}",
         )
     )
     return steps[:-1], round(left + steps[-1][2], 9)
@@ -400,7 +418,7 @@ def _arrive(
         if facing != u.facing:
             record(
                 Text(
-                    f"turned with the road to face {facing.en}",
+                    en(f"turned with the road to face {facing.en}"),
                     f"развернута по дороге фронтом на {facing.ru}",
                 ),
                 None,
@@ -421,7 +439,7 @@ def _arrive(
             cuts.append(
                 cut(
                     "4.6",
-                    f"no room for the second square at {tail}: the front contracts to {head}",
+                    en(f"no room for the second square at {tail}: the front contracts to {head}"),
                     f"нет места для второй клетки {tail}: фронт сжат в {head}",
                 )
             )
@@ -435,7 +453,7 @@ def _arrive(
         cells = (head, path[-2])
         record(
             Text(
-                f"in a narrow: stretched to 1x2 along its path, {head} and {path[-2]}",
+                en(f"in a narrow: stretched to 1x2 along its path, {head} and {path[-2]}"),
                 f"в узости: вытянута 1*2 вдоль пути, {head} и {path[-2]}",
             ),
             None,

@@ -12,6 +12,7 @@ from strategia.engine.costs import INF, speeds
 from strategia.engine.result import Cut, cut
 from strategia.engine.state import GameState, UnitState
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.theatre import terrain
 from strategia.theatre.drawing import cell_line
 from strategia.theatre.terrain import RELIEF_TERRAIN_KEY, Relief
@@ -45,8 +46,10 @@ def no_way(state: GameState, u: UnitState, target: Cell, rules: RuleSet) -> Cut:
             entry = _entry(rules, "river", col)
             return cut(
                 "table 4",
-                f"no way for {u.ref} to {target}: the river between {a} and {b} "
-                f"({entry.en}); moved as near as it can",
+                en(
+                    f"no way for {u.ref} to {target}: the river between {a} and {b} "
+                    f"({entry.en}); moved as near as it can"
+                ),
                 f"нет пути для {u.ref} в {target}: река между {a} и {b} "
                 f"({entry.ru}); продвинута как можно ближе",
             )
@@ -59,14 +62,16 @@ def no_way(state: GameState, u: UnitState, target: Cell, rules: RuleSet) -> Cut:
             entry = Text("water", "вода") if r == Relief.WATER else _entry(rules, row, col)
             return cut(
                 "table 4",
-                f"no way for {u.ref} to {target}: it cannot enter {b} ({entry.en}); "
-                "moved as near as it can",
+                en(
+                    f"no way for {u.ref} to {target}: it cannot enter {b} ({entry.en}); "
+                    "moved as near as it can"
+                ),
                 f"нет пути для {u.ref} в {target}: нельзя войти в {b} ({entry.ru}); "
                 "продвинута как можно ближе",
             )
     return cut(
         "9.3",
-        f"no way for {u.ref} to {target}: moved as near as it can",
+        en(f"no way for {u.ref} to {target}: moved as near as it can"),
         f"нет пути для {u.ref} в {target}: продвинута как можно ближе",
     )
 
@@ -83,6 +88,6 @@ def _entry(rules: RuleSet, row: str, col: str) -> Text:
         "impassable": ("impassable", "непроходимы"),
         "trails": ("only along trails", "по тропам"),
     }
-    en, ru = words.get(str(value), (f"{value}", f"{value}"))
+    said_en, said_ru = words.get(str(value), (f"{value}", f"{value}"))
     r, c = e.row_label(row), e.column_label(col)
-    return Text(f"table 4, {c.en} in {r.en}: {en}", f"таблица 4, {c.ru}, {r.ru}: {ru}")
+    return Text(en(f"table 4, {c.en} in {r.en}: {said_en}"), f"табл. 4, {c.ru}, {r.ru}: {said_ru}")

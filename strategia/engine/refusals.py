@@ -30,6 +30,7 @@ from strategia.engine.state import GameState, UnitState
 from strategia.notation.orders import Attack, Move, Order
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 
 MOVING_NAMES = ("Move", "Turn", "Frontage", "March", "Transfer", "Reform", "FaceRegiments")
 
@@ -39,8 +40,10 @@ def garrison(order: Order, ref: UnitRef, rules: RuleSet) -> None:
     all, whatever the position)."""
     if type(order).__name__ in MOVING_NAMES and stationary(ref, rules):
         raise OrderError(
-            f"{order}: {ref} is a fortress garrison with fixed artillery: garrisons never move "
-            "(3.6)",
+            en(
+                f"{order.format('en')}: {ref} is a fortress garrison with fixed artillery: "
+                "garrisons never move (3.6)"
+            ),
             ru=f"{order}: {ref} — гарнизон крепости со стационарной артиллерией: гарнизоны не "
             "перемещаются (3.6)",
         )
@@ -64,7 +67,10 @@ def blow_beside(state: GameState, order: Attack) -> None:
         return
     names = ", ".join(dict.fromkeys(str(r) for e in order.echelons for r in e))
     raise OrderError(
-        f"{order}: none of {names} stands beside {order.target}: no unit can strike it (9.8)",
+        en(
+            f"{order.format('en')}: none of {names} stands beside {order.target}: no unit can "
+            "strike it (9.8)"
+        ),
         ru=f"{order}: ни одна из частей ({names}) не стоит рядом с {order.target}: удар нанести "
         "некому (9.8)",
     )
@@ -107,15 +113,17 @@ def sector(order: Move, units: list[UnitState], rules: RuleSet) -> None:
         return
     u, (first, angle, most) = found[0]
     back = order.mode == "withdraw"
-    en = f"its back ({u.facing.turned(4).en})" if back else f"its facing ({u.facing.en})"
+    off = f"its back ({u.facing.turned(4).en})" if back else f"its facing ({u.facing.en})"
     ru = (
         f"от направления отхода (на {u.facing.turned(4).ru})"
         if back
         else f"от направления фронта (на {u.facing.ru})"
     )
     raise OrderError(
-        f"{order}: {first} lies {num(angle)}° off {en}; a move may deviate at most "
-        f"{num(most)}° (4.2): not a step of it can be taken",
+        en(
+            f"{order.format('en')}: {first} lies {num(angle)}° off {off}; a move may deviate at "
+            f"most {num(most)}° (4.2): not a step of it can be taken"
+        ),
         ru=f"{order}: {first} отклоняется на {num(angle, 'ru')}° {ru}, а допустимо не более "
         f"{num(most, 'ru')}° (4.2): ни шага по этому приказу сделать нельзя",
     )

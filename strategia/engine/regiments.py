@@ -38,6 +38,7 @@ from strategia.explain.trace import explain, record
 from strategia.notation.orders import FormDivision, March, SplitDivision
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.rules.units import Division
 
 
@@ -60,12 +61,12 @@ def split(state: GameState, order: SplitDivision, rules: RuleSet) -> Done:
     """A division parts into its regiments (4.9, level 3: the rule data says when and how
     long): each becomes a counter of its own on the division's cells."""
     [u] = named_units(state, (order.unit,), order)
-    title = Text(f"{u.ref}: split into regiments", f"{u.ref}: разделение на полки")
+    title = Text(en(f"{u.ref}: split into regiments"), f"{u.ref}: разделение на полки")
     with explain(title, rule="4.9") as ex:
         why = _level(rules, "split_turns", "4.9") or busy_why([u])
         why = why or why_if(
             len(u.division.regiments) < 2,
-            f"{u.ref} has one regiment",
+            en(f"{u.ref} has one regiment"),
             f"у {u.ref} один полк",
             "4.9",
         )
@@ -74,9 +75,9 @@ def split(state: GameState, order: SplitDivision, rules: RuleSet) -> Done:
         cost = float(rules.value("regrouping", "split_turns"))
         parts = [replace(r, spent=min(1.0, u.spent + cost)) for r in regiment_units(u)]
         names = unit_names(p.ref for p in parts)
-        record(Text(f"now on the map: {names}", f"теперь на карте: {names}"), None, kind="note")
+        record(Text(en(f"now on the map: {names}"), f"теперь на карте: {names}"), None, kind="note")
         state = state.with_units(parts, [u.ref])
-        return started(state, order, ex, cost, Text(names))
+        return started(state, order, ex, cost, Text(en(names), names))
 
 
 def form_division(state: GameState, order: FormDivision, rules: RuleSet) -> Done:
@@ -86,15 +87,17 @@ def form_division(state: GameState, order: FormDivision, rules: RuleSet) -> Done
     units = named_units(state, refs, order)
     names = unit_names(refs)
     into = order.division
-    title = Text(f"{names} into {into}", f"{names}: сведение в {into}")
+    title = Text(en(f"{names} into {into}"), f"{names}: сведение в {into}")
     with explain(title, rule="4.10") as ex:
         taken = into in state.units and into not in refs
         kinds = {u.division.kind for u in units}
         why = _level(rules, "regiments_to_division", "4.10") or busy_why(units)
-        why = why or why_if(taken, f"{into} is on the map already", f"{into} уже на карте", "4.10")
+        why = why or why_if(
+            taken, en(f"{into} is on the map already"), f"{into} уже на карте", "4.10"
+        )
         why = why or why_if(
             kinds != {into.kind},
-            f"{names}: regiments of {into.kind.ru if into.kind else '?'} divisions are needed",
+            en(f"{names}: regiments of {into.kind.ru if into.kind else '?'} divisions are needed"),
             f"{names}: нужны полки {into.kind.ru if into.kind else '?'}",
             "4.10",
         )
@@ -107,7 +110,8 @@ def form_division(state: GameState, order: FormDivision, rules: RuleSet) -> Done
         ] * (len(units) - 1)
         new, rest = begin(units, cost, plans, "4.10", rules)
         outcome = Text(
-            f"{names} → {into}, {turns(rest)} more", f"{names} → {into}, еще {turns(rest, 'ru')}"
+            en(f"{names} → {into}, {turns(rest)} more"),
+            f"{names} → {into}, еще {turns(rest, 'ru')}",
         )
         return started(state.with_units(new), order, ex, cost, outcome)
 
@@ -125,7 +129,9 @@ def formed(
     into = UnitRef.parse(plan[1])
     regs = [state.units[r] for r in map(UnitRef.parse, plan[2:]) if r in state.units]
     if not regs:
-        return state, Text(f"{into}: no regiment is left to form it", f"{into}: полков не осталось")
+        return state, Text(
+            en(f"{into}: no regiment is left to form it"), f"{into}: полков не осталось"
+        )
     lead = regs[0]
     assert isinstance(into.kind, type(lead.division.kind))
     line = tuple(r for u in regs for r in u.division.line)
@@ -135,7 +141,7 @@ def formed(
     cells = tuple(dict.fromkeys(c for u in regs for c in u.cells))[:2]
     unit = replace(lead, ref=into, division=division, cells=cells, busy=None, combat_capable=True)
     text = Text(
-        f"{into} formed of {unit_names(u.ref for u in regs)}",
+        en(f"{into} formed of {unit_names(u.ref for u in regs)}"),
         f"{into} сведена из {unit_names(u.ref for u in regs)}",
     )
     record(text, None, kind="note", rule="4.10")
@@ -175,17 +181,20 @@ def march_to_join(
     for spot in free:
         if spot == u.cell:  # in place already: it joins at once
             work = Busy(str(then[0]), float(then[1]), plan=tuple(then[2:]))
-            return state.with_units([at_work(u, work, rules)]), Text(f"{ref}: {spot}")
+            return state.with_units([at_work(u, work, rules)]), Text(en(f"{ref}: {spot}"))
         moved, r = march(state, March(ref, spot), rules)
         busy = moved.unit(ref).busy
         if r.cuts or busy is None or busy.what not in ("march", "recovering"):
             continue
         state = moved.with_units([replace(moved.unit(ref), busy=replace(busy, then=then))])
-        text = Text(f"{ref} marches to {spot} (4.8)", f"{ref} на марше в {spot} (4.8)")
+        text = Text(en(f"{ref} marches to {spot} (4.8)"), f"{ref} на марше в {spot} (4.8)")
         record(text, None, kind="note", rule="4.11")
         return state, text
     text = Text(
-        f"{ref} cannot march to {unit_names(x.ref for x in near)}: no road; it stays at {u.cell}",
+        en(
+            f"{ref} cannot march to {unit_names(x.ref for x in near)}: no road; it stays at "
+            f"{u.cell}"
+        ),
         f"{ref} не может пройти маршем к {unit_names(x.ref for x in near)}: нет дороги; "
         f"остается в {u.cell}",
     )

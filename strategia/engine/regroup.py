@@ -38,6 +38,7 @@ from strategia.explain.trace import Trace, explain, record
 from strategia.notation.orders import FormCorps, Merge, TransferDivision, TransferRegiment
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 
 
 def regroup(state: GameState, order: FormCorps | Merge, rules: RuleSet) -> Done:
@@ -46,19 +47,23 @@ def regroup(state: GameState, order: FormCorps | Merge, rules: RuleSet) -> Done:
     units = named_units(state, (order.unit, *order.others), order)
     if isinstance(order, Merge) and (order.into not in (u.ref for u in units) or len(units) < 2):
         raise OrderError(
-            f"{order}: merge two or more divisions into one of them",
+            en(f"{order.format('en')}: merge two or more divisions into one of them"),
             ru=f"{order}: сливаются две дивизии или больше, в одну из них",
         )
     names, forming = unit_names(u.ref for u in units), isinstance(order, FormCorps)
-    en, ru = ("forming a corps", "сведение в корпус") if forming else ("merging", "слияние")
-    with explain(Text(f"{names}: {en}", f"{names}: {ru}"), rule="4.10") as ex:
+    what_en, what_ru = (
+        ("forming a corps", "сведение в корпус") if forming else ("merging", "слияние")
+    )
+    with explain(Text(en(f"{names}: {what_en}"), f"{names}: {what_ru}"), rule="4.10") as ex:
         why = inactive_why(rules, "4.10") or busy_why(units)
         if isinstance(order, FormCorps):
             why = why or card_why(units, card_length(len(units), rules), "4.9")
             plans: list[Plan] = [("corps", str(order.corps))] * len(units)
         else:
             kinds = len({u.division.kind for u in units})
-            mixed = why_if(kinds > 1, f"{names}: not of one type", f"{names}: разного типа", "4.10")
+            mixed = why_if(
+                kinds > 1, en(f"{names}: not of one type"), f"{names}: разного типа", "4.10"
+            )
             why = (
                 why
                 or mixed
@@ -77,32 +82,35 @@ def regroup(state: GameState, order: FormCorps | Merge, rules: RuleSet) -> Done:
         )
         new, rest = begin(units, cost, plans, "4.10", rules)
         outcome = Text(
-            f"{names}: {en}, {turns(rest)} more", f"{names}: {ru}, еще {turns(rest, 'ru')}"
+            en(f"{names}: {what_en}, {turns(rest)} more"),
+            f"{names}: {what_ru}, еще {turns(rest, 'ru')}",
         )
         return started(state.with_units(new), order, ex, cost, outcome)
 
 
 def _strength(units: Sequence[UnitState], rules: RuleSet) -> Why:
     for u in units:
-        label = Text(f"{u.ref}: strength", f"{u.ref}: численность")
+        label = Text(en(f"{u.ref}: strength"), f"{u.ref}: численность")
         record(label, u.division.strength, unit="div", rule="4.10")
     total = round(sum(u.division.strength for u in units), 9)
     lo, hi = (float(rules.value("regrouping", k)) for k in ("merge_min", "merge_max"))
     record(Text("together", "вместе"), total, unit="div", rule="4.10")
-    en = f"together {num(total)} divisions: a merge needs {num(lo)} to {num(hi)}"
-    ru = f"вместе {divisions(total, 'ru')}: для слияния нужно от {num(lo, 'ru')} до {num(hi, 'ru')}"
-    return why_if(not lo - EPS <= total <= hi + EPS, en, ru, "4.10")
+    why_en = f"together {divisions(total)}: a merge needs {num(lo)} to {num(hi)}"
+    why_ru = (
+        f"вместе {divisions(total, 'ru')}: для слияния нужно от {num(lo, 'ru')} до {num(hi, 'ru')}"
+    )
+    return why_if(not lo - EPS <= total <= hi + EPS, why_en, why_ru, "4.10")
 
 
 def transfer_regiment(state: GameState, order: TransferRegiment, rules: RuleSet) -> Done:
     """A regiment leaves its division in 1 turn and joins the next one in 1 more (4.11)."""
     giver, receiver = named_units(state, (order.unit, order.to), order)
     which, g, r = order.which(), giver.ref, receiver.ref
-    with explain(Text(f"{g}: {which} to {r}", f"{g}: {which} в {r}"), rule="4.11") as ex:
+    with explain(Text(en(f"{g}: {which} to {r}"), f"{g}: {which} в {r}"), rule="4.11") as ex:
         places = [i for i, x in enumerate(giver.division.regiments) if order.kind in (None, x.kind)]
         why = inactive_why(rules, "4.11") or busy_why((giver, receiver))
         why = why or why_if(
-            order.regiment > len(places), f"{g} has no {which}", f"у {g} нет {which}", "4.11"
+            order.regiment > len(places), en(f"{g} has no {which}"), f"у {g} нет {which}", "4.11"
         )
         if why:
             return cut_order(state, order, ex, (giver, receiver), why)
@@ -121,10 +129,12 @@ def transfer_regiment(state: GameState, order: TransferRegiment, rules: RuleSet)
         busy = Busy(WHAT, max(cost - giver.left, 0.0), plan=plan)
         waits = replace(receiver, spent=1.0, busy=busy)
         text = Text(
-            f"{reg.kind.ru} ({num(reg.strength)}) leaves {g}", f"{reg.kind.ru} выведен из {g}"
+            en(f"{reg.kind.en} ({num(reg.strength)}) leaves {g}"), f"{reg.kind.ru} выведен из {g}"
         )
         if not d.regiments:
-            text = Text(f"{text.en}; {g} has no regiments left", f"{text.ru}; {g} расформирована")
+            text = Text(
+                en(f"{text.en}; {g} has no regiments left"), f"{text.ru}; {g} расформирована"
+            )
         record(text, None, kind="note", rule="4.11")
         gone = [] if d.regiments else [g]
         state = state.with_units([waits] if gone else [waits, new], gone)
@@ -150,7 +160,7 @@ def _detach(
     if part.busy is None:  # out within this turn: the march begins with the next
         part = replace(part, busy=Busy(WHAT, 0.0, plan=plan))
     text = Text(
-        f"{part.ref} leaves {giver.ref} to march to {order.to} (4.8)",
+        en(f"{part.ref} leaves {giver.ref} to march to {order.to} (4.8)"),
         f"{part.ref} выводится из {giver.ref} для марша к {order.to} (4.8)",
     )
     record(text, None, kind="note", rule="4.11")
@@ -166,16 +176,16 @@ def transfer_division(state: GameState, order: TransferDivision, rules: RuleSet)
     members, old, to = [x for x in state if x.corps == order.to], order.unit, order.to
     if to == old or any(state.side_of(x.ref) != state.side_of(u.ref) for x in members):
         raise OrderError(
-            f"{order}: {to} is not another corps of the same side",
+            en(f"{order.format('en')}: {to} is not another corps of the same side"),
             ru=f"{order}: {to} — не другой корпус той же стороны",
         )
-    with explain(Text(f"{old}: {u.ref} to {to}", f"{old}: {u.ref} в {to}"), rule="4.11") as ex:
+    with explain(Text(en(f"{old}: {u.ref} to {to}"), f"{old}: {u.ref} в {to}"), rule="4.11") as ex:
         why = inactive_why(rules, "4.11") or busy_why([u])
         why = why or why_if(
-            u.corps != old, f"{u.ref} is not in {old}", f"{u.ref} не в {old}", "4.11"
+            u.corps != old, en(f"{u.ref} is not in {old}"), f"{u.ref} не в {old}", "4.11"
         )
         if why := why or why_if(
-            not members, f"{to} has no divisions", f"в {to} нет дивизий", "4.11"
+            not members, en(f"{to} has no divisions"), f"в {to} нет дивизий", "4.11"
         ):
             return cut_order(state, order, ex, [u], why)
         cost = float(rules.value("regrouping", "transfer_out"))
@@ -183,6 +193,6 @@ def transfer_division(state: GameState, order: TransferDivision, rules: RuleSet)
         [new], _ = begin([replace(u, corps=None)], cost, [plan], "4.11", rules)
         if new.busy is None:  # out within this turn: what follows begins with the next
             new = replace(new, busy=Busy(WHAT, 0.0, plan=plan))
-        note = Text(f"{u.ref} out of {old}", f"{u.ref} выведена из {old}")
+        note = Text(en(f"{u.ref} out of {old}"), f"{u.ref} выведена из {old}")
         record(note, None, kind="note", rule="4.11")
-        return started(state.with_units([new]), order, ex, cost, Text(f"{u.ref}: {old} → {to}"))
+        return started(state.with_units([new]), order, ex, cost, Text(en(f"{u.ref}: {old} → {to}")))

@@ -15,6 +15,7 @@ from strategia.engine.state import Busy, GameState, UnitState
 from strategia.explain.trace import explain, record
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.rules.kinds import RegimentKind
 from strategia.rules.units import Division, Regiment
 from strategia.theatre import terrain
@@ -43,19 +44,23 @@ def _pool(target: Division, others: Sequence[Division]) -> Division:
         for i, s in zip(idx, filled, strict=True):
             regs[i] = replace(regs[i], strength=s)
         now = ", ".join(f"{num(s)}" for s in filled) or "—"
-        en, ru = f"{kind.ru} pooled into {target}: now {now}", f"{kind.ru} в {target}: теперь {now}"
-        record(Text(en, ru), pool, unit="regt", rule="4.10")
+        now_ru = ", ".join(f"{num(s, 'ru')}" for s in filled) or "—"
+        pooled = Text(
+            en(f"{kind.en} pooled into {target}: now {now}"),
+            f"{kind.ru} в {target}: теперь {now_ru}",
+        )
+        record(pooled, pool, unit="regt", rule="4.10")
         if lost > EPS:
             why = ("to the cap", "сверх полной") if idx else (f"{target} has none", "нет в дивизии")
-            label = Text(f"{kind.ru}: lost {why[0]}", f"{kind.ru}: потеряно, {why[1]}")
+            label = Text(en(f"{kind.en}: lost {why[0]}"), f"{kind.ru}: потеряно, {why[1]}")
             record(label, lost, unit="regt", rule="4.10")
     return target.with_strengths(tuple(r.strength for r in regs))
 
 
 def _enter(state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet) -> tuple[GameState, Text]:
     corps = UnitRef.parse(plan[1])
-    record(Text(f"{ref} in {corps}", f"{ref} в {corps}"), None, kind="note", rule="4.10")
-    return state.with_units([replace(state.unit(ref), corps=corps)]), Text(f"{ref}: {corps}")
+    record(Text(en(f"{ref} in {corps}"), f"{ref} в {corps}"), None, kind="note", rule="4.10")
+    return state.with_units([replace(state.unit(ref), corps=corps)]), Text(en(f"{ref}: {corps}"))
 
 
 def _follow(state: GameState, ref: UnitRef, cost: float, plan: Plan, rules: RuleSet) -> GameState:
@@ -76,7 +81,7 @@ def out_of_corps(
     cost = float(rules.value("regrouping", "transfer_in"))
     if members and not card_why([*members, u], card, "4.11"):
         text = Text(
-            f"{ref} joins {corps}: {turns(cost)}",
+            en(f"{ref} joins {corps}: {turns(cost)}"),
             f"{ref} включается в {corps}: {turns(cost, 'ru')}",
         )
         return _follow(state, ref, cost, ("division-in", str(corps)), rules), text
@@ -96,7 +101,7 @@ def join_corps(
     if members and not card_why([*members, u], card, "4.11"):
         return _enter(state, ref, plan, rules)
     text = Text(
-        f"{ref} does not fit {corps}'s card: it stays separate",
+        en(f"{ref} does not fit {corps}'s card: it stays separate"),
         f"{ref} не помещается на карточку {corps}: остается отдельной",
     )
     record(text, None, kind="note", rule="4.11")
@@ -109,7 +114,7 @@ def _regiment_march(
     """A regiment out of its division marches to its new one (4.11) to join it."""
     to = UnitRef.parse(plan[1])
     if to not in state.units:
-        return state, Text(f"{to} is gone: {ref} stays", f"{to} нет: {ref} остается")
+        return state, Text(en(f"{to} is gone: {ref} stays"), f"{to} нет: {ref} остается")
     then = (WHAT, float(rules.value("regrouping", "transfer_in")), "regiment-join", str(to))
     return march_to_join(state, ref, [state.unit(to)], pair_length(rules), then, rules)
 
@@ -121,11 +126,11 @@ def _regiment_joins(
     to = UnitRef.parse(plan[1])
     reg_unit = state.unit(ref)
     if to not in state.units:
-        return state, Text(f"{to} is gone: {ref} stays", f"{to} нет: {ref} остается")
+        return state, Text(en(f"{to} is gone: {ref} stays"), f"{to} нет: {ref} остается")
     u = state.unit(to)
     d, part = u.division, reg_unit.division
     d = replace(d, line=(*d.line, *part.line), arm=(*d.arm, *part.arm))
-    text = Text(f"{ref} joins {to}", f"{ref} включен в {to}")
+    text = Text(en(f"{ref} joins {to}"), f"{ref} включен в {to}")
     record(text, None, kind="note", rule="4.11")
     return state.with_units([replace(u, division=d)], [ref]), text
 
@@ -135,7 +140,7 @@ def _attach(state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet) -> tuple
     d = u.division
     d = replace(d, line=(*d.line, reg)) if plan[4] == "line" else replace(d, arm=(*d.arm, reg))
     text = Text(
-        f"{reg.kind.ru} ({num(reg.strength)}) joins {ref}", f"{reg.kind.ru} включен в {ref}"
+        en(f"{reg.kind.ru} ({num(reg.strength)}) joins {ref}"), f"{reg.kind.ru} включен в {ref}"
     )
     record(text, None, kind="note", rule="4.11")
     return state.with_units([replace(u, division=d)]), text
@@ -147,7 +152,7 @@ def _merged(state: GameState, ref: UnitRef, plan: Plan, rules: RuleSet) -> tuple
     division = _pool(target.division, [o.division for o in there])
     gone = unit_names(u.ref for u in there)
     text = Text(
-        f"{ref}: strength {num(division.strength)}; {gone} leave the map",
+        en(f"{ref}: strength {num(division.strength)}; {gone} leave the map"),
         f"{ref}: численность {num(division.strength, 'ru')}; {gone} сняты с карты",
     )
     return state.with_units([replace(target, division=division)], [o.ref for o in there]), text
@@ -182,8 +187,8 @@ def corps_check(state: GameState, rules: RuleSet) -> tuple[GameState, list[Text]
         if card_why(members, card_length(len(members), rules), "4.9", column=strung):
             changed += [replace(u, corps=None) for u in members]
             names = unit_names(u.ref for u in members)
-            en = f"{ref} does not fit its card: {names} lose corps subordination"
-            notes.append(Text(en, f"{ref} не помещается на карточку: {names} вне корпуса"))
+            lost = en(f"{ref} does not fit its card: {names} lose corps subordination")
+            notes.append(Text(lost, f"{ref} не помещается на карточку: {names} вне корпуса"))
             record(notes[-1], None, kind="note", rule="4.9")
     return state.with_units(changed), notes
 
@@ -207,7 +212,7 @@ def complete(
         if (finish := _FINISH.get(b.plan[0])) is None or ref not in state.units:
             continue
         rule = "4.10" if b.plan[0] in ("corps", "merge", "form-division") else "4.11"
-        done = Text(f"{ref}: regrouping done", f"{ref}: переформирование закончено")
+        done = Text(en(f"{ref}: regrouping done"), f"{ref}: переформирование закончено")
         with explain(done, rule=rule) as ex:
             state, outcome = finish(state, ref, b.plan, rules)
         by = state.side_of(ref) if ref in state.units else before_side.get(ref, "")

@@ -31,6 +31,7 @@ from strategia.notation.orders import Attack, Move, Reform, Statute
 from strategia.notation.refs import UnitRef
 from strategia.notation.slots import REST
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.rules.kinds import Formation
 
 
@@ -68,30 +69,34 @@ def record_statute(state: GameState, order: Statute, rules: RuleSet) -> tuple[Ga
     ref = order.unit
     if ref.echelon not in ("corps", "division"):
         raise OrderError(
-            f"{order}: a movement statute is for a corps or a division (5.9)",
+            en(f"{order.format('en')}: a movement statute is for a corps or a division (5.9)"),
             ru=f"{order}: устав движения дается корпусу или дивизии (5.9)",
         )
     mine = troops(state, ref)
     if not mine:
-        raise OrderError(f"{order}: {ref} is not on the map", ru=f"{order}: {ref} нет на карте")
+        raise OrderError(
+            en(f"{order.format('en')}: {ref} is not on the map"), ru=f"{order}: {ref} нет на карте"
+        )
     side = state.side_of(mine[0].ref)
     had = statute_of(state, ref)
     kept = tuple(x for x in state.statutes if x[1].unit != ref)
     cuts: list[Cut] = []
-    with explain(Text(f"Movement statute of {ref}", f"Устав движения {ref}"), rule="5.9") as ex:
+    with explain(Text(en(f"Movement statute of {ref}"), f"Устав движения {ref}"), rule="5.9") as ex:
         if order.cancel:
             statutes = kept
             if had is None:
-                cuts.append(cut("5.9", f"{ref} has no movement statute", f"у {ref} нет устава"))
+                cuts.append(cut("5.9", en(f"{ref} has no movement statute"), f"у {ref} нет устава"))
                 record(cuts[-1].reason, None, kind="cut", rule="5.9")
-            outcome = Text(f"movement statute of {ref} cancelled", f"устав движения {ref} отменен")
+            outcome = Text(
+                en(f"movement statute of {ref} cancelled"), f"устав движения {ref} отменен"
+            )
         else:
             statutes = (*kept, (side, order))
             _describe(ex, order)
             cuts += _not_in(state, order, mine)
             again = (", replacing the one before", " взамен прежнего") if had else ("", "")
             outcome = Text(
-                f"movement statute of {ref} recorded{again[0]}",
+                en(f"movement statute of {ref} recorded{again[0]}"),
                 f"устав движения {ref} записан{again[1]}",
             )
         ex.step(Text("time it takes", "затрачено времени"), 0.0, unit="turn", rule="5.9")
@@ -115,7 +120,7 @@ def _describe(ex: Trace, s: Statute) -> None:
         )
     for k, _ in enumerate(s.echelons, 1):
         ex.step(
-            Text(f"echelon {k}", f"{k}-й эшелон"),
+            Text(en(f"echelon {k}"), f"{k}-й эшелон"),
             Text(_echelon(s, k, "en"), _echelon(s, k, "ru")),
             rule="9.8c",
         )
@@ -156,7 +161,7 @@ def _not_in(state: GameState, s: Statute, mine: list[UnitState]) -> list[Cut]:
             out.append(
                 cut(
                     "5.9",
-                    f"{r} is not part of {s.unit} now: left out of its echelons while so",
+                    en(f"{r} is not part of {s.unit} now: left out of its echelons while so"),
                     f"{r} сейчас не входит в {s.unit}: в эшелоны не ставится, пока так",
                 )
             )
@@ -190,7 +195,8 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
     if formation is None:
         return movement.move(state, order, rules)
     title = Text(
-        f"{u.ref} moves in formation {formation.en}", f"{u.ref} движется: построение {formation.ru}"
+        en(f"{u.ref} moves in formation {formation.en}"),
+        f"{u.ref} движется: построение {formation.ru}",
     )
     cuts: list[Cut] = []
     used = 0.0
@@ -198,7 +204,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
         if by is not None:
             rules.value("statutes", "formation_on_move")
             ex.step(
-                Text(f"by the movement statute of {by}", f"по уставу движения {by}"),
+                Text(en(f"by the movement statute of {by}"), f"по уставу движения {by}"),
                 Text(formation.en, formation.ru),
                 rule="5.9",
             )
@@ -219,7 +225,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
 def _level_1_note(formation: Formation) -> None:
     record(
         Text(
-            f"formations are a level-2 rule (9.6): it moves as it stands, not {formation.en}",
+            en(f"formations are a level-2 rule (9.6): it moves as it stands, not {formation.en}"),
             "построения — правило 2 уровня (9.6): движется как стоит",
         ),
         None,
@@ -237,7 +243,7 @@ def blow(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, Re
         deployed, notes, by_statute = deploy(state, order, rules)
     if deployed == order:
         return battle(state, order, rules)
-    title = Text(f"Echelons of the blow on {order.target}", f"Эшелоны удара по {order.target}")
+    title = Text(en(f"Echelons of the blow on {order.target}"), f"Эшелоны удара по {order.target}")
     with explain(title, rule="5.9" if by_statute else "9.8c") as ex:
         if by_statute:
             rules.value("statutes", "echelons_in_blows")
@@ -245,7 +251,7 @@ def blow(state: GameState, order: Attack, rules: RuleSet) -> tuple[GameState, Re
             ex.step(note, kind="note", rule="5.9" if by_statute else "9.8c")
         for k, e in enumerate(deployed.echelons, 1):
             written = Text(", ".join(r.format("en") for r in e), ", ".join(map(str, e)))
-            ex.step(Text(f"echelon {k}", f"{k}-й эшелон"), written, rule="9.8c")
+            ex.step(Text(en(f"echelon {k}"), f"{k}-й эшелон"), written, rule="9.8c")
         state, r = battle(state, deployed, rules)
         ex.set(r.explanation.value)
     return state, replace(r, order=order.format("ru"), explanation=ex.freeze())
@@ -272,7 +278,9 @@ def deploy(state: GameState, order: Attack, rules: RuleSet) -> tuple[Attack, lis
             elif ref.echelon == "corps" and (mine := troops(state, ref)):
                 out[k] += [u.ref for u in mine]
                 names = ", ".join(str(u.ref) for u in mine)
-                notes.append(Text(f"{ref} strikes with {names}", f"{ref} наносит удар: {names}"))
+                notes.append(
+                    Text(en(f"{ref} strikes with {names}"), f"{ref} наносит удар: {names}")
+                )
             else:
                 out[k].append(ref)
     echelons = tuple(tuple(dict.fromkeys(e)) for e in out if e)
@@ -288,7 +296,8 @@ def _by_statute(state: GameState, s: Statute) -> tuple[list[list[UnitRef]], list
     named: dict[UnitRef, set[int]] = {}
     notes = [
         Text(
-            f"{s.unit} strikes by its movement statute", f"{s.unit} наносит удар по уставу движения"
+            en(f"{s.unit} strikes by its movement statute"),
+            f"{s.unit} наносит удар по уставу движения",
         )
     ]
     for k, e in enumerate(s.echelons):
@@ -297,7 +306,7 @@ def _by_statute(state: GameState, s: Statute) -> tuple[list[list[UnitRef]], list
             if got is None:
                 notes.append(
                     Text(
-                        f"{r}, named in the statute, is not part of {s.unit} now: left out",
+                        en(f"{r}, named in the statute, is not part of {s.unit} now: left out"),
                         f"{r}, названная в уставе, сейчас не входит в {s.unit}: не участвует",
                     )
                 )

@@ -40,6 +40,7 @@ from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.explain.trace import Explained, Trace, explain
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.theatre import terrain
 
 RULE = "4.5"
@@ -136,7 +137,7 @@ def plan_transfer(
             w, h = terrain.size(ds)
             raise TransferError(
                 f"{where}: {cell} is off the map, which is {w} x {h}",
-                ru=f"{where_ru}: {cell} вне карты (карта {w} x {h})",
+                ru=f"{where_ru}: {cell} вне карты (карта {w} × {h})",
             )
         if ds["settlement"].values[terrain.index(ds, cell)] == 0:
             raise TransferError(
@@ -153,13 +154,13 @@ def plan_transfer(
         return f"{names[c]} ({c})" if c in names else str(c)
 
     title = Text(
-        f"Transfer {name(start)} -> {name(goal)}", f"Переброска {name(start)} → {name(goal)}"
+        en(f"Transfer {name(start)} -> {name(goal)}"), f"Переброска {name(start)} → {name(goal)}"
     )
     with explain(title, rule=RULE, unit="turn") as ex:
         network = _network(rules, ex)
         net = NETWORKS[network]
         steps = np.logical_or.reduce([terrain.route_steps(ds, k, rules.level) for k in network])
-        label = Text(f"shortest route by {net.en}", f"кратчайший путь: {net.ru}")
+        label = Text(en(f"shortest route by {net.en}"), f"кратчайший путь: {net.ru}")
         with explain(label, rule=RULE, unit="km") as g:
             path, dist = _shortest(ds, steps, float(rules.value("scale", "cell_km")), start, goal)
             if path is None:
@@ -180,7 +181,7 @@ def plan_transfer(
             base = int(rules.value("rail_transfer", "base_turns"))
             per = int(rules.value("rail_transfer", "turns_per_node"))
             turns = base + per * len(stops)
-            g.step(Text(f"{base} + {per} × {len(stops)}"), turns, unit="turn", rule=RULE)
+            g.step(Text(en(f"{base} + {per} × {len(stops)}")), turns, unit="turn", rule=RULE)
             g.set(turns)
         with explain(RECOVERY, rule=RULE, unit="turn") as g:
             recovery = int(rules.value("rail_transfer", "recovery_turns"))
@@ -234,14 +235,16 @@ def _stages_explained(
     for i in np.flatnonzero(is_node).tolist():
         used = Text("a stop", "остановка") if i in quasi else Text("passed", "проезд")
         at = name(route[i])
-        gn.step(Text(f"{at}: {used.en}", f"{at}: {used.ru}"), _km(dist[i]), unit="km", rule=RULE)
+        gn.step(
+            Text(en(f"{at}: {used.en}"), f"{at}: {used.ru}"), _km(dist[i]), unit="km", rule=RULE
+        )
     gn.set(int(is_node.sum()))
     ends = [*quasi, len(route) - 1]
     for n, (a, b) in enumerate(zip([0, *ends[:-1]], ends, strict=True), 1):
         kind = WHAT["arrive" if b == len(route) - 1 else "quasi" if quasi[b] else "node"]
         text = (f"{name(route[a])} -> {name(route[b])}", f"{name(route[a])} → {name(route[b])}")
         g.step(
-            Text(f"stage {n}: {text[0]}, {kind.en}", f"перегон {n}: {text[1]}, {kind.ru}"),
+            Text(en(f"stage {n}: {text[0]}, {kind.en}"), f"перегон {n}: {text[1]}, {kind.ru}"),
             _km(dist[b] - dist[a]),
             unit="km",
             rule=RULE,
@@ -260,7 +263,7 @@ def _network(rules: RuleSet, ex: Trace) -> tuple[str, ...]:
     if not rules.active("rail_transfer", "rail_only"):
         ex.step(
             Text(
-                f"level {rules.level}: railways are a level-2 layer; the transfer goes by road",
+                en(f"level {rules.level}: railways are a level-2 layer; the transfer goes by road"),
                 f"{rules.level} уровень: железных дорог нет (2 уровень); переброска по дорогам",
             ),
             kind="note",

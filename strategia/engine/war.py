@@ -11,6 +11,7 @@ from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.state import GameState, WarStart
 from strategia.explain.trace import record
+from strategia.rules.english import en
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:
@@ -38,8 +39,10 @@ def _declare(state: GameState, violator: str, victim: str, cell: Cell, unit: str
         what_ru = "начало войны: " if began else ""
         record(
             Text(
-                f"{what}{va.name} crossed into {vi.name}"
-                + (" (a neutral: it joins the war)" if vi.side == "green" else ""),
+                en(
+                    f"{what}{va.name} crossed into {vi.name}"
+                    + (" (a neutral: it joins the war)" if vi.side == "green" else "")
+                ),
                 f"{what_ru}войска государства «{va.name}» перешли границу государства «{vi.name}»"
                 + (" (нейтральное государство вступает в войну)" if vi.side == "green" else ""),
             ),

@@ -50,7 +50,7 @@ def fmt(value: Value | list[object], lang: Lang = "en") -> str:
     if isinstance(value, bool):
         return ("да" if value else "нет") if lang == "ru" else ("yes" if value else "no")
     if isinstance(value, int | float):
-        return num(value, lang, digits=3, decimals=3)
+        return num(value, lang)
     if isinstance(value, Text):
         return value(lang)
     if isinstance(value, list | tuple):

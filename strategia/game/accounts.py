@@ -14,8 +14,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from strategia.core.i18n import Text
+from strategia.core.numbers import and_list
 from strategia.engine.battle_record import BattleRecord, Fighting
 from strategia.engine.result import Result
+from strategia.rules.english import en
 
 MEDIATOR = "mediator"
 
@@ -113,12 +115,15 @@ def told(result: Result, side: str) -> Told | None:
         if account is None:
             return None
         table = _OUTCOME if side == rec.attacker else _DEFENDED
-        en, ru = table.get(rec.outcome, _OUTCOME[rec.outcome])
-        text = Text(en.format(t=rec.target), ru.format(t=rec.target))
+        said_en, said_ru = table.get(rec.outcome, _OUTCOME[rec.outcome])
+        text = Text(said_en.format(t=rec.target), said_ru.format(t=rec.target))
         lost = [u.unit for u in account.units if u.destroyed and u.strength_before > 0]
         if lost:  # its own units destroyed (the enemy's it saw destroyed are in the report)
             names = ", ".join(dict.fromkeys(lost))
-            text = Text(f"{text.en}; {names} destroyed", f"{text.ru}; уничтожены: {names}")
+            text = Text(
+                en(f"{text.en}; {and_list(dict.fromkeys(lost))} destroyed"),
+                f"{text.ru}; уничтожены: {names}",
+            )
         return Told(result.order if result.by == side else None, text, account)
     if result.by != side:
         return None

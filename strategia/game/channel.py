@@ -30,6 +30,7 @@ from strategia.explain.trace import Explained, Folded, Step
 from strategia.game import war_news
 from strategia.game.accounts import Told, told
 from strategia.game.game import Game, GameError
+from strategia.game.order_words import order_in, question_in
 from strategia.game.report_render import fight_cell
 from strategia.game.report_strike import side_facts
 from strategia.game.side_context import side_context
@@ -106,21 +107,21 @@ class SideChannel:
                 turn = d.get("turn", turn)
                 lines.append(f"\n{words[0]} {turn}")
             if d["kind"] == "result":
-                order = f"{d['order']}  →  " if "order" in d else ""
+                order = f"{order_in(d['order'], lang)}  →  " if "order" in d else ""
                 lines.append(f"  {order}{Text.of(d['text'])(lang)}")
             elif d["kind"] == "answer":
                 answer = d["answer"][lang] if isinstance(d["answer"], dict) else d["answer"]
-                lines.append(f"  [{words[1]}] {d['question']}  →  {answer}")
+                lines.append(f"  [{words[1]}] {question_in(d['question'], lang)}  →  {answer}")
             elif d["kind"] == "extend":
                 note = f": {d['text']}" if d.get("text") else ""
                 lines.append(f"  [{words[2]}] {_extended(d['minutes'], lang)}{note}")
             elif d["kind"] == "war":
                 lines.append(f"  [{words[2]}] {Text.of(d['text'])(lang)}")
             elif d["kind"] in ("announcement", "reject", "amend"):
-                amended = f" → {d['order']}" if "order" in d else ""
+                amended = f" → {order_in(d['order'], lang)}" if "order" in d else ""
                 lines.append(f"  [{words[2]}] {d['text']}{amended}")
             else:
-                lines.append(f"  [{words[3]}] {d['order']}")
+                lines.append(f"  [{words[3]}] {order_in(d['order'], lang)}")
         return "\n".join(lines)
 
     def fights(self, turn: int | None = None, at: str | None = None) -> list[tuple[int, Result]]:

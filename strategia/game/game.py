@@ -27,6 +27,7 @@ from strategia.game.clock import check_clock_level
 from strategia.game.history import GameError, game_rules
 from strategia.game.knowledge import side_question
 from strategia.game.mediation import Mediation
+from strategia.game.order_words import order_in, question_in
 from strategia.game.review import review
 from strategia.game.salvage import put_back, salvage
 from strategia.game.scoring import score
@@ -91,7 +92,10 @@ class Game(Mediation):
         sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         level = level or sc.settings.level
         if level not in (1, 2, 3):
-            raise GameError(f"level {level!r}: expected 1, 2 or 3 (rule 0.2)")
+            raise GameError(
+                f"level {level!r}: expected 1, 2 or 3 (rule 0.2)",
+                ru=f"уровень {level!r}: нужен 1, 2 или 3 (правило 0.2)",
+            )
         houses = [_read_house(Path(h)) for h in house or []]
         rules = game_rules(sc, level, [], str(path))
         for name, text in houses:
@@ -312,7 +316,10 @@ class Game(Mediation):
     def state_at(self, turn: int) -> GameState:
         """The state at the start of `turn` (its first side's move), from its snapshot."""
         if not 1 <= turn <= self.state.turn:
-            raise GameError(f"turn {turn}: this game has turns 1 to {self.state.turn}")
+            raise GameError(
+                f"turn {turn}: this game has turns 1 to {self.state.turn}",
+                ru=f"ход {turn}: в этой игре ходы с 1 по {self.state.turn}",
+            )
         if turn == 1:
             return self.start
         first = flow.sides_in_order(self.state, self.rules)[0]
@@ -351,13 +358,14 @@ class Game(Mediation):
                 lines.append(f"\n{words[0]} {t}")
             who = f"{side_name(side, lang, capital=True)}: " if side else ""
             nothing = f"  [{NOTHING(lang)}]" if r.cut_to_nothing else ""
-            lines.append(f"  {who}{r.order}  →  {r.outcome(lang)}{nothing}")
+            lines.append(f"  {who}{order_in(r.order, lang)}  →  {r.outcome(lang)}{nothing}")
             if k + 1 == len(self.results) or self.results[k + 1][0] != seq:
                 lines += news.pop(seq, [])
         lines += [x for more in news.values() for x in more]
         for a in self.answers:
             lines.append(
-                f"  [{words[2]}, {side_name(a['side'], lang)}, {a['turn']}] {a['question']}"
+                f"  [{words[2]}, {side_name(a['side'], lang)}, {a['turn']}] "
+                f"{question_in(a['question'], lang)}"
                 f"  →  {_answer(a, lang)}"
             )
         for t, text in self.interventions:

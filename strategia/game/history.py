@@ -210,7 +210,10 @@ class History:
                 else:
                     self.queued[k] = (seq, side, parse_order(text, self.state))
                 return
-        raise GameError(f"entry {of}: no order sealed for this turn")
+        raise GameError(
+            f"entry {of}: no order sealed for this turn",
+            ru=f"запись {of}: такого запечатанного приказа в этом ходу нет",
+        )
 
     def _compare_end_turn(self, e: Entry, new: GameState, side: str, results: list[Result]) -> None:
         d, where = e.data, f"entry {e.seq}"
@@ -405,7 +408,10 @@ def _start(store: GameStore) -> Begun:
     """The scenario, rules, first state and first side to move of the game `store` holds."""
     h = store.header
     if h.get("game", "strategic") != "strategic" or "scenario" not in h:
-        raise GameError(f"{store.path}: not a game of «Стратегия» (a tactical game?)")
+        raise GameError(
+            f"{store.path}: not a game of «Стратегия» (a tactical game?)",
+            ru=f"{store.path}: это не игра «Стратегия» (тактическая игра?)",
+        )
     text, level, houses = str(h["scenario"]), int(h["level"]), tuple(h.get("house", []))
     digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
     key = (digest, level, houses, str(store.path) if houses else "")

@@ -7,6 +7,9 @@ import datetime as dt
 from typing import Any
 
 from strategia.core.geometry import Cell
+from strategia.core.numbers import num
+from strategia.core.numbers import turns as turns_text
+from strategia.explain.render import rule_label
 from strategia.game.clock import Clock, clock_of
 from strategia.game.commands import Commands
 from strategia.game.history import GameError
@@ -32,8 +35,8 @@ class Mediation(Commands):
                 t > self.state.turn - limit for t, _ in self.interventions
             ):
                 raise GameError(
-                    f"the players limited interventions to one in {limit} turns (9.4)",
-                    ru=f"игроки ограничили вмешательства: одно за {limit} ходов (9.4)",
+                    f"the players limited interventions to one in {turns_text(limit)} (9.4)",
+                    ru=f"игроки ограничили вмешательства: одно за {turns_text(limit, 'ru')} (9.4)",
                 )
             self.journal.append(
                 "intervention", {"text": text, "cell": str(cell) if cell else None, "turns": turns}
@@ -148,14 +151,20 @@ class Mediation(Commands):
 
     def _check_intervention(self, text: str, cell: Cell | None, turns: int | None) -> None:
         if not text.strip():
-            raise GameError("an intervention needs its text (what the mediator decides)")
+            raise GameError(
+                "an intervention needs its text (what the mediator decides)",
+                ru="у вмешательства должен быть текст (что решает посредник)",
+            )
         if cell is not None and not terrain.on_map(self.state.theatre, cell):
             w, h = terrain.size(self.state.theatre)
             raise IllegalNotationError(
                 str(cell), f"cell off the map, which is {w} x {h}", 1, f"longitude 1..{w}"
             )
         if turns is not None and not (isinstance(turns, int) and 1 <= turns <= 1000):
-            raise GameError(f"--turns {turns!r}: expected a whole number of turns from 1 to 1000")
+            raise GameError(
+                f"--turns {turns!r}: expected a whole number of turns from 1 to 1000",
+                ru=f"--turns {turns!r}: нужно целое число ходов от 1 до 1000",
+            )
 
     # --- the planning clock (1.9, 5.2) ------------------------------------------------------------
 
@@ -206,12 +215,12 @@ class Mediation(Commands):
         c = self.move_clock()
         if c is None or not c.up(now):
             return
-        m = f"{c.minutes:g}"
+        m, m_ru = num(c.minutes), num(c.minutes, "ru")
         raise GameError(
             f"{text}: {who}'s time for this move is up ({m} min, rule {c.rule}): the order is "
             "not given; the mediator may extend the time",
-            ru=f"{text}: время хода {side_name(who, 'ru', 'gen')} истекло ({m} мин, правило "
-            f"{c.rule}): приказ не отдан; посредник может продлить время",
+            ru=f"{text}: время хода {side_name(who, 'ru', 'gen')} истекло ({m_ru} мин, правило "
+            f"{rule_label(c.rule, 'ru')}): приказ не отдан; посредник может продлить время",
         )
 
 

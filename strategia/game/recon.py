@@ -18,7 +18,7 @@ import numpy as np
 from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
-from strategia.core.numbers import num, pct, quantity
+from strategia.core.numbers import cells_list, num, pct, quantity, turns
 from strategia.core.vocab import norm
 from strategia.engine.state import GameState, UnitState
 from strategia.explain.trace import Explained, explain, record
@@ -28,6 +28,7 @@ from strategia.notation.refs import (
     UnitRef,
 )
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.rules.kinds import DivisionKind, Side, side_name
 from strategia.theatre import terrain
 
@@ -80,7 +81,8 @@ def budget(state: GameState, side: str, rules: RuleSet, history: Sequence[Past] 
     per_turns = int(rules.value("reconnaissance", "per_turns"))
     blocks = math.ceil(max(state.turn, 1) / per_turns)
     turn = state.turn
-    _note(f"{per_turns}-turn blocks begun by turn {turn}", f"блоков по {per_turns} ходов", blocks)
+    per = turns(per_turns, "ru")
+    _note(f"{per_turns}-turn blocks begun by turn {turn}", f"блоков по {per}", blocks)
     own = [p for p in map(_past, history) if p[0] == side]
     spent, res = sum(p[1] for p in own), sum(p[2] for p in own)
     b = Budget(side, turn, per_block * blocks, spent, res)
@@ -164,20 +166,12 @@ def _composition(counts: Counter[DivisionKind]) -> Composition:
     return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], order.index(kv[0]))))
 
 
-def _divisions_ru(n: int) -> str:
-    if n % 10 == 1 and n % 100 != 11:
-        return "дивизия"
-    return "дивизии" if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14) else "дивизий"
-
-
 def answer_text(state: GameState, q: Question, value: AnswerValue) -> Text:
     """The short answer the rule asks for: `Да`, `3 дивизии`, `в 40,21`, `2 т.д., 1 с.д.`."""
     if isinstance(value, bool):
         return Text("Yes", "Да") if value else Text("No", "Нет")
     if isinstance(value, int):
-        return Text(
-            f"{value} division{'' if value == 1 else 's'}", f"{value} {_divisions_ru(value)}"
-        )
+        return Text(quantity(value, "div"), quantity(value, "div", "ru"))
     if q.kind == "kind":
         comp = cast(Composition, value)
         if not comp:
@@ -187,8 +181,8 @@ def answer_text(state: GameState, q: Question, value: AnswerValue) -> Text:
         )
     cells = cast(tuple[Cell, ...], value)
     if q.kind == "where":
-        where = " ".join(map(str, cells))
-        return Text(f"in {where}", f"в {where}") if cells else Text("not found", "не обнаружена")
+        where = Text(en(f"in {cells_list(cells)}"), f"в {cells_list(cells, 'ru')}")
+        return where if cells else Text("not found", "не обнаружена")
     names = {c: n for n, c in terrain.places(state.theatre)}
     listed = ", ".join(f"{names[c]} ({c})" if c in names else str(c) for c in cells)
     return Text(listed or "none", listed or "нет")
@@ -308,7 +302,7 @@ def ask(
         )
     q, turn = replace(q, side=side), state.turn
     own = [p for p in map(_past, history) if p[0] == side]
-    with explain(Text(f"reconnaissance: {q.format('en')}", f"разведка: {q}"), rule="8.3") as tr:
+    with explain(Text(en(f"reconnaissance: {q.format('en')}"), f"разведка: {q}"), rule="8.3") as tr:
         if not state.at_war:
             raise ReconError(
                 f"{q}: turn {turn}, no war yet; reconnaissance begins with it (8.3)",

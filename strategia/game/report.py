@@ -243,9 +243,11 @@ def _regiments(strengths: tuple[tuple[str, float], ...], lang: Lang) -> str:
         counts: dict[str, int] = {}
         for k, _ in strengths:
             counts[k] = counts.get(k, 0) + 1
-        kinds = ", ".join(f"{n} {k}" if n > 1 else k for k, n in counts.items())
+        kinds = ", ".join(
+            f"{n} {unit_name(k, lang)}" if n > 1 else unit_name(k, lang) for k, n in counts.items()
+        )
         return f"{kinds}: {fixed(strengths[0][1], lang)}"
-    return " · ".join(f"{k} {fixed(v, lang)}" for k, v in strengths)
+    return " · ".join(f"{unit_name(k, lang)} {fixed(v, lang)}" for k, v in strengths)
 
 
 def _rating_cell(u: Fighting, f: Facts, lang: Lang) -> str:

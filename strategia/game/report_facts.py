@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Text
 from strategia.explain.trace import Step, Value
+from strategia.notation.refs import UnitRef
 
 PRINTED = ("table 9-1", "table 9-2", "table 10")
 _RATING = "Rating of "
@@ -90,12 +92,21 @@ def facts(tree: Step | None) -> Facts:
             r = _rating(s)
             ratings.setdefault((r.unit, r.facing), r)
         elif s.rule == "9.6" and en.startswith("Support rating of ") and _number(s.value):
-            support.setdefault(en.removeprefix("Support rating of "), float(s.value))  # type: ignore[arg-type]
+            who = journal_name(en.removeprefix("Support rating of "))
+            support.setdefault(who, float(s.value))  # type: ignore[arg-type]
         elif s.kind == "lookup" and s.rule == "9.8c" and s.unit == "per turn":
             exchange = float(s.value) if _number(s.value) else exchange  # type: ignore[arg-type]
         elif s.rule == "9.8c" and en.startswith("round ") and len(s.children) >= 5:
             rounds.append(_round(len(rounds) + 1, s))
     return Facts(ratings, support, exchange, tuple(rounds), _notes(tree), _reconstructed(tree))
+
+
+def journal_name(name: str) -> str:
+    """A unit an English label names (17 RD) as the record names it (17 с.д.)."""
+    try:
+        return UnitRef.parse(name).format("ru")
+    except StrategiaError:
+        return name
 
 
 def _number(v: Value) -> bool:
@@ -104,7 +115,7 @@ def _number(v: Value) -> bool:
 
 def _rating(s: Step) -> Rating:
     en = s.label.en
-    unit = en[len(_RATING) : en.index(_AGAINST)]
+    unit = journal_name(en[len(_RATING) : en.index(_AGAINST)])
     facing = en[en.index(_AGAINST) + len(_AGAINST) :]
     terms: list[tuple[str, float]] = []
     derived = printed = share = strength = base = None

@@ -19,6 +19,7 @@ from strategia.explain.render import STYLE as TREE_STYLE
 from strategia.explain.render import explanation_html, explanation_text
 from strategia.explain.trace import Step
 from strategia.game.report import BattleReport, battle_report
+from strategia.game.report_facts import journal_name
 from strategia.game.report_words import w
 
 CSS = """
@@ -270,5 +271,5 @@ def destroyed(results: list[tuple[int, int, str, Result]], turn: int) -> set[str
         else:
             for s in r.explanation.walk():
                 if "destroyed" in s.label.en:
-                    out.add(s.label.en.split(" loses")[0].split(" destroyed")[0])
+                    out.add(journal_name(s.label.en.split(" loses")[0].split(" destroyed")[0]))
     return out

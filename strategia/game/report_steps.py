@@ -28,7 +28,7 @@ def _rating_step(u: Fighting, r: Rating | None, lang: Lang) -> str:
         )
     rules = ["9.6"]
     if r is not None and r.terms:
-        formula = " + ".join(f"{k} {num(v, lang)}" for k, v in r.terms)
+        formula = " + ".join(f"{unit_name(k, lang)} {num(v, lang)}" for k, v in r.terms)
         body = f"{formula} = {n(r.derived if r.derived is not None else u.rating, lang)}"
         rules.insert(0, "table 7")
         if r.printed is not None and r.share is not None:

@@ -20,6 +20,7 @@ from strategia.core.numbers import divisions, num, pct, turns
 from strategia.engine.battle_record import BattleRecord, Fighting
 from strategia.explain.render import rule_label
 from strategia.explain.trace import Step
+from strategia.game.report_facts import journal_name
 from strategia.game.report_words import feminine, unit_name
 from strategia.rules.kinds import side_name
 
@@ -68,7 +69,7 @@ def strike_facts(explanation: Step | None) -> StrikeFacts:
     if explanation is None:
         return StrikeFacts()
     title = explanation.label.en
-    battery = title.split(" fires on ")[0] if " fires on " in title else ""
+    battery = journal_name(title.split(" fires on ")[0]) if " fires on " in title else ""
     kind = next((k for k in KINDS if title.endswith(f"({k})")), "units")
     found: dict[str, object] = {"kind": kind, "battery": battery}
     coefficients: list[float] = []

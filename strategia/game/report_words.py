@@ -9,6 +9,7 @@ from strategia.core.i18n import Lang
 from strategia.core.numbers import num
 from strategia.engine.battle_record import BattleRecord, Fighting, Pursuit
 from strategia.notation.refs import UnitRef
+from strategia.rules.english import en
 
 W = {  # the report's words: (English, Russian)
     "battle": ("Battle for {target}", "Бой за {target}"),
@@ -53,8 +54,8 @@ OUTCOME = {
     ),
     "no_battle": ("no battle", "боя нет"),
 }
-WITH = {"front": "фронтом", "flank45": "флангом (45°)", "flank90": "флангом (90°)",
-         "flank135": "флангом (135°)", "rear": "тылом"}  # fmt: skip
+WITH = {"front": "фронтом", "flank45": "флангом под 45°", "flank90": "флангом под 90°",
+        "flank135": "флангом под 135°", "rear": "тылом"}  # fmt: skip
 
 
 def w(key: str, lang: Lang, **values: object) -> str:
@@ -63,13 +64,8 @@ def w(key: str, lang: Lang, **values: object) -> str:
 
 
 def unit_name(name: str, lang: Lang) -> str:
-    """A unit as the reader's notation writes it (17 с.д. / 17 RD)."""
-    if lang == "ru":
-        return name
-    try:
-        return UnitRef.parse(name).format(lang)
-    except ValueError:
-        return name
+    """A unit (or a type: с.п.) as the reader's notation writes it (17 с.д. / 17 RD)."""
+    return name if lang == "ru" else en(name)
 
 
 def feminine(name: str) -> bool:

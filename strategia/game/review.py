@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from strategia.core.i18n import Text
 from strategia.engine.result import Result
 from strategia.explain.trace import Explained, explain
+from strategia.game.order_words import order_in
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.rules.kinds import side_name
 
 Recorded = tuple[int, int, str, Result]  # journal entry, turn, side, the result
@@ -29,7 +31,10 @@ def review(results: Sequence[Recorded], rules: RuleSet) -> dict[str, Explained[f
     sides = {side for _, _, side, _ in results if side}
     for side in sorted(sides):
         with explain(
-            Text(f"Penalties of {side_name(side, 'en')}", f"Штрафы {side_name(side, 'ru', 'gen')}"),
+            Text(
+                en(f"Penalties of {side_name(side, 'en')}"),
+                f"Штрафы {side_name(side, 'ru', 'gen')}",
+            ),
             rule="9.3",
             unit="pts",
         ) as ex:
@@ -43,7 +48,7 @@ def review(results: Sequence[Recorded], rules: RuleSet) -> dict[str, Explained[f
                 points = deliberate if worst else error
                 ex.step(
                     Text(
-                        f"turn {turn}, entry {seq}: {r.order} — {reasons}",
+                        en(f"turn {turn}, entry {seq}: {order_in(r.order, 'en')} — {reasons}"),
                         f"ход {turn}, запись {seq}: {r.order}",
                     ),
                     points,

@@ -11,6 +11,7 @@ from strategia.core.i18n import Text
 from strategia.engine.state import GameState
 from strategia.explain.trace import Explained, explain
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.rules.kinds import side_name
 from strategia.theatre import terrain
 
@@ -54,7 +55,7 @@ def score(
     with (a neutral scores nothing for other sides' battles), their ground it holds, and the
     penalties of 9.3."""
     with explain(
-        Text(f"Score of {side_name(side, 'en')}", f"Очки {side_name(side, 'ru', 'gen')}"),
+        Text(en(f"Score of {side_name(side, 'en')}"), f"Очки {side_name(side, 'ru', 'gen')}"),
         rule="1.1",
         unit="pts",
     ) as ex:
@@ -70,7 +71,7 @@ def score(
                 enemy_lost += lost
                 g.step(
                     Text(
-                        f"rating of {side_name(e, 'en')} destroyed",
+                        en(f"rating of {side_name(e, 'en')} destroyed"),
                         f"уничтожено рейтинга {side_name(e, 'ru', 'gen')}",
                     ),
                     round(lost, 4),
@@ -105,8 +106,8 @@ def score(
                 counts["cities"] += settlement == 1
                 counts["fortresses"] += bool(ds["fortress"].values[i, j])
             points = 0.0
-            for what, (en, ru, key) in _PLACES.items():
-                g.step(Text(en, ru), counts[what], rule="1.1")
+            for what, (label_en, label_ru, key) in _PLACES.items():
+                g.step(Text(label_en, label_ru), counts[what], rule="1.1")
                 points += counts[what] * float(rules.value("scoring", key))
             g.set(points)
         ex.step(Text("penalties (9.3)", "штрафы (9.3)"), -penalties, unit="pts", rule="9.3")

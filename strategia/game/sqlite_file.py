@@ -18,7 +18,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Self
 
-from strategia.core.errors import Problem, StrategiaError
+from strategia.core.errors import Problem, StrategiaError, os_error_ru
 from strategia.core.i18n import Lang
 from strategia.game.file_access import connect_tracked, file_bytes
 
@@ -192,7 +192,10 @@ def create_file(path: Path, header: dict[str, Any], time: str | None = None) -> 
     over an existing file) and the directory synced."""
     path = Path(path)
     if path.exists():
-        raise StrategiaError(f"{path}: a file is already there; choose another name")
+        raise StrategiaError(
+            f"{path}: a file is already there; choose another name",
+            ru=f"{path}: такой файл уже есть; выберите другое имя",
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
@@ -228,11 +231,15 @@ def create_file(path: Path, header: dict[str, Any], time: str | None = None) -> 
         try:
             os.link(tmp, path)
         except FileExistsError:
-            raise StrategiaError(f"{path}: a file is already there; choose another name") from None
+            raise StrategiaError(
+                f"{path}: a file is already there; choose another name",
+                ru=f"{path}: такой файл уже есть; выберите другое имя",
+            ) from None
         except OSError:  # a file system without hard links
             if path.exists():
                 raise StrategiaError(
-                    f"{path}: a file is already there; choose another name"
+                    f"{path}: a file is already there; choose another name",
+                    ru=f"{path}: такой файл уже есть; выберите другое имя",
                 ) from None
             os.replace(tmp, path)
         fsync_dir(path)
@@ -264,15 +271,17 @@ def place(message: str) -> str:
 def check_file(path: Path) -> None:
     """Refuse early what is not a game file at all, or an earlier version's text journal."""
     if not path.exists():
-        raise StrategiaError(f"{path}: no such game file")
+        raise StrategiaError(f"{path}: no such game file", ru=f"{path}: нет такого файла игры")
     try:
         head = file_bytes(path, 100)
     except OSError as e:
-        raise StrategiaError(f"{path}: {e.strerror or e}") from None
+        raise StrategiaError(f"{path}: {e.strerror or e}", ru=f"{path}: {os_error_ru(e)}") from None
     if re.match(rb'\s*(\{\s*"|\[\s*[{\]])', head):
         raise StrategiaError(
             f"{path}: a text journal (JSONL) of an earlier version; bring it into a game file "
-            f"with `strategia game import {path} NEW.game`"
+            f"with `strategia game import {path} NEW.game`",
+            ru=f"{path}: текстовый журнал (JSONL) прежней версии; перенесите его в файл игры "
+            f"командой `strategia game import {path} NEW.game`",
         )
     if len(head) < 100:
         raise StoreError(path, [Problem(f"{path}: bytes 0-{len(head)}", "too short for a game")])

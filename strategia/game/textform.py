@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import zlib
 from pathlib import Path
 from typing import Any
 
-from strategia.core.errors import Problem, StrategiaError
+from strategia.core.errors import Problem, StrategiaError, os_error_ru
 from strategia.game.file_access import file_bytes
 from strategia.game.sqlite_file import fsync_dir, remove_file
 from strategia.game.store import Entry, GameStore
@@ -32,10 +33,39 @@ class TextFormError(StrategiaError):
         self.problems = problems
         self.good = good
         lines = "\n".join(f"  {p}" for p in problems)
+        lines_ru = "\n".join(f"  {p.where}: {p.ru or russian(p.message)}" for p in problems)
         super().__init__(
             f"{path}: the journal is damaged after entry {good} "
-            f"(--recover keeps the {good} good entries)\n{lines}"
+            f"(--recover keeps the {good} good entries)\n{lines}",
+            ru=f"{path}: журнал поврежден после записи {good} (--recover сохранит "
+            f"{good} целых)\n{lines_ru}",
         )
+
+
+# What a text journal's problems are, in Russian: (English pattern, Russian).
+_RU = [
+    (r"truncated: the last entry was cut off while being written",
+     "обрезан: последняя запись оборвалась при записи"),
+    (r"not a journal entry \(kind and data\)", "это не запись журнала (вид и данные)"),
+    (r"not a journal entry", "это не запись журнала"),
+    (r"checksum mismatch: the entry was changed or damaged",
+     "контрольная сумма не сходится: запись изменена или повреждена"),
+    (r"empty: no header", "пусто: нет заголовка"),
+    (r"entry (\d+) where (\d+) was expected", r"запись \1 там, где ожидалась \2"),
+    (r"the first entry is the game's header, and only the first",
+     "первая запись — заголовок игры, и только первая"),
+    (r"not JSON: .*", "это не JSON"),
+    (r"larger than (\d+) MB", r"больше \1 МБ"),
+]  # fmt: skip
+
+
+def russian(message: str) -> str:
+    """A text journal's problem in Russian (as written where it is not known here)."""
+    for pattern, ru in _RU:
+        m = re.fullmatch(pattern, message)
+        if m:
+            return m.expand(ru)
+    return message
 
 
 def _crc(body: dict[str, Any]) -> str:
@@ -57,7 +87,7 @@ def read(path: str | Path) -> tuple[list[Entry], list[Problem]]:
             return [], [Problem(str(path), f"larger than {MAX_BYTES >> 20} MB")]
         raw = file_bytes(path)  # it may be a game file, held open here
     except OSError as e:
-        return [], [Problem(str(path), e.strerror or str(e))]
+        return [], [Problem(str(path), e.strerror or str(e), ru=os_error_ru(e))]
     if raw.lstrip()[:1] == b"[":
         return _read_list(path, raw)
     entries: list[Entry] = []
@@ -137,7 +167,10 @@ def write(path: str | Path, entries: list[Entry]) -> None:
         fsync_dir(path)
     except OSError as e:
         tmp.unlink(missing_ok=True)
-        raise StrategiaError(f"{path}: cannot be written: {e.strerror or e}") from None
+        raise StrategiaError(
+            f"{path}: cannot be written: {e.strerror or e}",
+            ru=f"{path}: не записывается: {os_error_ru(e)}",
+        ) from None
 
 
 def import_journal(

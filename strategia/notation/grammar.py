@@ -374,7 +374,8 @@ class _Match:
         )
 
     def help(self) -> str:
-        return f"{self.form.ru} / {self.form.en}"
+        """The form in both languages, a `?` for each slot: «'свести ? в ?' / 'form ? from ?'»."""
+        return f"'{self.form.write('ru', {})}' / '{self.form.write('en', {})}'"
 
     def group(self, group: Group, rest: tuple[Item, ...]) -> None:
         start = self.cur.pos

@@ -77,23 +77,23 @@ class Facing(Kind):
     """The side of a division a blow lands on (tables 9-1, 9-2, 10)."""
 
     FRONT = ("front", "фронт", "front")
-    FLANK45 = ("flank45", "фланг 45", "flank 45", "f45")
-    FLANK90 = ("flank90", "фланг 90", "flank 90", "f90")
-    FLANK135 = ("flank135", "фланг 135", "flank 135", "f135")
+    FLANK45 = ("flank45", "фланг 45°", "flank 45°", "фланг 45", "flank 45", "f45")
+    FLANK90 = ("flank90", "фланг 90°", "flank 90°", "фланг 90", "flank 90", "f90")
+    FLANK135 = ("flank135", "фланг 135°", "flank 135°", "фланг 135", "flank 135", "f135")
     REAR = ("rear", "тыл", "rear")
 
 
 _BLOW_ON = {
     "front": ("in the front", "во фронт"),
-    "flank45": ("in the flank (45°)", "во фланг (45°)"),
-    "flank90": ("in the flank (90°)", "во фланг (90°)"),
-    "flank135": ("in the flank (135°)", "во фланг (135°)"),
+    "flank45": ("in the flank at 45°", "во фланг под 45°"),
+    "flank90": ("in the flank at 90°", "во фланг под 90°"),
+    "flank135": ("in the flank at 135°", "во фланг под 135°"),
     "rear": ("in the rear", "в тыл"),
 }
 
 
 def blow_on(facing: str, lang: Lang = "ru") -> str:
-    """Where a blow lands, as a sentence says it: «во фронт», «во фланг (90°)», «в тыл»."""
+    """Where a blow lands, as a sentence says it: «во фронт», «во фланг под 90°», «в тыл»."""
     en, ru = _BLOW_ON.get(facing, (facing, facing))
     return ru if lang == "ru" else en
 
@@ -114,11 +114,8 @@ class Role(Kind):
 
 
 class UnitKind(Kind):
-    """A unit vocabulary: abbreviations stay Russian in both languages, as the seeds write them."""
-
-    @property
-    def text(self) -> Text:
-        return Text(self.ru, self.ru)
+    """A unit vocabulary: the seeds' abbreviations in Russian (с.д., т.п.), the notation's in
+    English (RD, TR), as a unit is written in each (17 с.д. / 17 RD)."""
 
 
 class RegimentKind(UnitKind):

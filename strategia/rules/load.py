@@ -8,11 +8,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from strategia.core.errors import Problem, RuleDataError
+from strategia.core.errors import Problem, RuleDataError, os_error_ru, toml_error_ru
 from strategia.core.i18n import Text
 from strategia.core.vocab import norm
+from strategia.rules.english import en
 from strategia.rules.kinds import RegimentKind
 from strategia.rules.model import VALUE, VOCABS, Entry, Override, Param, RuleSet
+from strategia.rules.problems_ru import in_russian
 from strategia.rules.schema import TYPES, check_value
 
 _ENTRY_KEYS = {
@@ -27,18 +29,26 @@ _CELL_KEYS = {
 }  # fmt: skip
 
 
+def _words(value: object) -> Text:
+    """A label of the data in both languages, its English naming units as English does (the
+    data writes «с.д.» in both)."""
+    t = Text.of(value)
+    return Text(en(t.en), t.ru)
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
-        raise RuleDataError(str(path), [_toml_problem(e)]) from None
+        raise RuleDataError(str(path), in_russian([_toml_problem(e)])) from None
     except OSError as e:
-        raise RuleDataError(str(path), [Problem("file", e.strerror or str(e))]) from None
+        why = Problem("file", e.strerror or str(e), ru=os_error_ru(e), where_ru="файл")
+        raise RuleDataError(str(path), [why]) from None
 
 
 def _labels(raw: Any) -> dict[str, Text]:
-    return {k: Text.of(v) for k, v in (raw or {}).items()}
+    return {k: _words(v) for k, v in (raw or {}).items()}
 
 
 def load_ruleset_file(path: Path) -> RuleSet:
@@ -52,7 +62,7 @@ def load_ruleset_file(path: Path) -> RuleSet:
         if entry is not None:
             entries[key] = entry
     if problems:
-        raise RuleDataError(str(path), problems)
+        raise RuleDataError(str(path), in_russian(problems))
     return RuleSet(
         name=str(meta.get("name", path.stem)),
         title=Text.of(meta.get("title", path.stem)),
@@ -134,10 +144,10 @@ def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:
                 level=max(level, row_levels.get(row, 1), meta.get("level", 1)),
                 type=ctype,
                 unit=str(meta.get("unit", raw.get("row_units", {}).get(row, raw.get("unit", "")))),
-                label=Text.of(meta["label"]) if "label" in meta else None,
+                label=_words(meta["label"]) if "label" in meta else None,
                 reconstructed=meta.get("reconstructed"),
                 reconstructed_ru=meta.get("reconstructed_ru"),
-                note=meta.get("note"),
+                note=en(meta["note"]) if meta.get("note") else meta.get("note"),
                 note_ru=meta.get("note_ru"),
                 minimum=c_lo,
                 maximum=c_hi,
@@ -146,13 +156,13 @@ def _entry(key: str, raw: Any, problems: list[Problem]) -> Entry | None:
         key=key,
         rule=str(raw.get("rule", "")),
         level=level,
-        title=Text.of(raw.get("title", key)),
+        title=_words(raw.get("title", key)),
         shape=shape,
         type=type_,
         columns=columns,
         rows=rows,
         unit=str(raw.get("unit", "")),
-        note=str(raw.get("note", "")),
+        note=en(str(raw.get("note", ""))),
         note_ru=str(raw.get("note_ru", "")),
         source=str(raw.get("source", "")),
         source_ru=str(raw.get("source_ru", "")),
@@ -219,13 +229,13 @@ def with_lines(problems: list[Problem], text: str) -> list[Problem]:
             ),
             None,
         )
-        out.append(Problem(p.where, p.message, p.line or found))
+        out.append(Problem(p.where, p.message, p.line or found, ru=p.ru))
     return out
 
 
 def _toml_problem(e: tomllib.TOMLDecodeError) -> Problem:
     m = re.search(r"line (\d+)", str(e))
-    return Problem("TOML", str(e), int(m.group(1)) if m else None)
+    return Problem("TOML", str(e), int(m.group(1)) if m else None, ru=toml_error_ru(str(e)))
 
 
 def _reference_problem(rules: RuleSet, entry: Entry, p: Param, value: Any) -> str | None:
@@ -256,7 +266,9 @@ def apply_house_rules(rules: RuleSet, path: Path) -> RuleSet:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         why = e.strerror if isinstance(e, OSError) else f"not UTF-8 text ({e.reason})"
-        raise RuleDataError(str(path), [Problem("file", why or str(e))]) from None
+        ru = os_error_ru(e) if isinstance(e, OSError) else "это не текст в UTF-8"
+        problem = Problem("file", why or str(e), ru=ru, where_ru="файл")
+        raise RuleDataError(str(path), [problem]) from None
     return apply_house_text(rules, text, str(path))
 
 
@@ -266,11 +278,11 @@ def apply_house_text(rules: RuleSet, text: str, source: str) -> RuleSet:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise RuleDataError(source, [_toml_problem(e)]) from None
+        raise RuleDataError(source, in_russian([_toml_problem(e)])) from None
     problems: list[Problem] = []
     new = _apply_house(rules, data, source, problems)
     if problems:
-        raise RuleDataError(source, with_lines(problems, text))
+        raise RuleDataError(source, in_russian(with_lines(problems, text)))
     return new
 
 

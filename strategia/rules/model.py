@@ -19,6 +19,7 @@ from strategia.core.i18n import Lang, Text
 from strategia.core.vocab import Kind
 from strategia.explain.render import fmt, rule_label
 from strategia.explain.trace import Step, Value, attach, tracing
+from strategia.rules.english import en
 from strategia.rules.kinds import DivisionKind, Facing, RegimentKind, Side, Terrain
 from strategia.rules.schema import pattern_text
 
@@ -63,14 +64,14 @@ class Param:
 
     def remark(self, lang: Lang = "en") -> str:
         """The cell's note in `lang` (English where no Russian is given)."""
-        return (self.note_ru or self.note or "") if lang == "ru" else (self.note or "")
+        return (self.note_ru or self.note or "") if lang == "ru" else en(self.note or "")
 
     @property
     def why(self) -> Text | None:
         """Why the value is reconstructed, in both languages (None: the seeds give it)."""
         if not self.reconstructed:
             return None
-        return Text(self.reconstructed, self.reconstructed_ru or self.reconstructed)
+        return Text(en(self.reconstructed), self.reconstructed_ru or self.reconstructed)
 
     @property
     def key(self) -> str:
@@ -215,7 +216,7 @@ class RuleSet:
                 label = e.row_label(row)
                 if column != VALUE:
                     col = e.column_label(column)
-                    label = Text(f"{label.en}, {col.en}", f"{label('ru')}, {col('ru')}")
+                    label = Text(en(f"{label.en}, {col.en}"), f"{label('ru')}, {col('ru')}")
                 shown = told(p, self)
                 step = Step(label, shown, p.unit, p.rule, annotation(p), "lookup")
                 steps[key] = step
@@ -313,7 +314,7 @@ def _word(v: str, rules: RuleSet | None) -> Text:
         e = rules.entries[entry]
         col = e.column_label(column)
         return Text(
-            f"{rule_label(e.rule)} ({e.title.en}), {col.en}",
+            en(f"{rule_label(e.rule)} ({e.title.en}), {col.en}"),
             f"{rule_label(e.rule, 'ru')} ({e.title.ru}), {col.ru}",
         )
     words = [WORDS.get(w) for w in v.split()]

@@ -18,6 +18,7 @@ from strategia.core.numbers import num
 from strategia.explain.render import rule_label
 from strategia.explain.trace import Explained, Trace, explain, quiet, record
 from strategia.rules import RuleSet
+from strategia.rules.english import en
 from strategia.rules.kinds import Facing, Formation, RegimentKind, RegimentsFacing, Role, blow_on
 from strategia.rules.schema import parse_pattern
 from strategia.rules.units import Division, Regiment, composition, new_division
@@ -129,7 +130,7 @@ def rating(
 ) -> Explained[float]:
     """The division's rating against a blow on `facing`, with its breakdown (9.6)."""
     title = Text(
-        f"Rating of {division} against a blow on the {facing.en}",
+        en(f"Rating of {division} against a blow on the {facing.en}"),
         f"Рейтинг {division}: удар {blow_on(facing.key, 'ru')}",
     )
     with explain(title, rule="9.6") as ex:
@@ -138,7 +139,7 @@ def rating(
         row = pattern_row(formation, regiments_facing)
         ex.step(
             Text(
-                f"formation: {formation.en}, regiments {regiments_facing.en}",
+                en(f"formation: {formation.en}, regiments {regiments_facing.en}"),
                 f"построение: {formation.ru}, полки {regiments_facing.ru}",
             ),
             kind="note",
@@ -158,8 +159,10 @@ def rating(
                 )
             ex.step(
                 Text(
-                    f"{len(division.regiments)} of its {len(whole.regiments)} regiments: "
-                    f"the whole division at full strength derives {num(full)}",
+                    en(
+                        f"{len(division.regiments)} of its {len(whole.regiments)} regiments: "
+                        f"the whole division at full strength derives {num(full)}"
+                    ),
                     f"полков {len(division.regiments)} из {len(whole.regiments)}: "
                     f"вся дивизия полной численности — {num(full, 'ru')}",
                 ),
@@ -215,7 +218,9 @@ def _contribution(
         group
     ]
     label = Text(
-        f"{reg.kind.ru} ({where} {index + 1}, {role.en}): rating × strength {num(reg.strength)}",
+        en(
+            f"{reg.kind.ru} ({where} {index + 1}, {role.en}): rating × strength {num(reg.strength)}"
+        ),
         f"{reg.kind.ru} ({where_ru} {index + 1}, {role.ru}): "
         f"рейтинг × численность {num(reg.strength, 'ru')}",
     )
@@ -241,7 +246,7 @@ def _calibrate(
     if division.kind.key not in entry.rows:
         ex.step(
             Text(
-                f"{entry.rule} has no row for {division.kind.ru}: the derivation is the rating",
+                en(f"{entry.rule} has no row for {division.kind.ru}: the derivation is the rating"),
                 f"в {rule_label(entry.rule, 'ru')} нет строки {division.kind.ru}: "
                 "рейтинг равен выведенному",
             ),
@@ -253,8 +258,10 @@ def _calibrate(
     if abs(printed - full) > 1e-9:
         ex.step(
             Text(
-                f"{entry.rule} prints {num(printed)} where the derivation at full strength gives "
-                f"{num(full)}: the printed value stands",
+                en(
+                    f"{entry.rule} prints {num(printed)} where the derivation at full strength "
+                    f"gives {num(full)}: the printed value stands"
+                ),
                 f"{rule_label(entry.rule, 'ru')} дает {num(printed, 'ru')}, вывод по полкам при "
                 f"полной численности — {num(full, 'ru')}: действует таблица",
             ),
@@ -287,14 +294,14 @@ def _rating_level1(division: Division, rules: RuleSet, ex: Trace) -> Explained[f
 
 def support_rating(division: Division, rules: RuleSet) -> Explained[float]:
     """The division's support rating (9.6, table 8): its artillery's support ratings only."""
-    title = Text(f"Support rating of {division}", f"Рейтинг поддержки {division}")
+    title = Text(en(f"Support rating of {division}"), f"Рейтинг поддержки {division}")
     with explain(title, rule="9.6") as ex:
         parts: list[tuple[Regiment, float]] = []
         for reg in division.regiments:
             if not rules.value("regiment_classes", reg.kind.key, "artillery"):
                 continue
             label = Text(
-                f"{reg.kind.ru}: support rating × strength {num(reg.strength)}",
+                en(f"{reg.kind.ru}: support rating × strength {num(reg.strength)}"),
                 f"{reg.kind.ru}: рейтинг поддержки × численность {num(reg.strength, 'ru')}",
             )
             with explain(label, rule="table 7") as g:
@@ -309,8 +316,10 @@ def support_rating(division: Division, rules: RuleSet) -> Explained[float]:
             if abs(printed - full) > 1e-9:
                 ex.step(
                     Text(
-                        f"table 8 prints {num(printed)}, the derivation gives {num(full)}: "
-                        "the printed value stands",
+                        en(
+                            f"table 8 prints {num(printed)}, the derivation gives {num(full)}: "
+                            "the printed value stands"
+                        ),
                         f"таблица 8 дает {num(printed, 'ru')}, вывод — {num(full, 'ru')}: "
                         "действует таблица",
                     ),

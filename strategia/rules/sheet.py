@@ -34,7 +34,9 @@ _WORDS = {
 def _cell_text(p: Param, lang: Lang = "en", rules: RuleSet | None = None) -> str:
     v = p.value
     if isinstance(v, list):
-        names = [RegimentKind.from_key(k).ru if p.type == "regiments" else str(k) for k in v]
+        names = [
+            RegimentKind.from_key(k).label(lang) if p.type == "regiments" else str(k) for k in v
+        ]
         text = ", ".join(names) if names else "—"
     elif isinstance(v, float | int | bool):
         text = fmt(v, lang)

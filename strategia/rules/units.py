@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from strategia.core.errors import StrategiaError
+from strategia.rules.english import en
 from strategia.rules.kinds import CorpsKind, DivisionKind, RegimentKind
 
 if TYPE_CHECKING:
@@ -27,7 +28,8 @@ class Regiment:
     def __post_init__(self) -> None:
         if not 0.0 <= self.strength <= 1.0:
             raise StrategiaError(
-                f"{self.kind.ru}: strength {self.strength} out of range, expected 0..1"
+                f"{self.kind.en}: strength {self.strength} out of range, expected 0..1",
+                ru=f"{self.kind.ru}: численность {self.strength} вне пределов, нужно от 0 до 1",
             )
 
     def __repr__(self) -> str:
@@ -104,8 +106,10 @@ class Division:
             strengths = (float(strengths),) * len(regs)
         if len(strengths) != len(regs):
             raise StrategiaError(
-                f"{self}: {len(strengths)} strengths given for {len(regs)} regiments "
-                f"({', '.join(r.kind.ru for r in regs)})"
+                f"{en(self)}: {len(strengths)} strengths given for {len(regs)} regiments "
+                f"({', '.join(r.kind.en for r in regs)})",
+                ru=f"{self}: численностей дано: {len(strengths)}, а полков {len(regs)} "
+                f"({', '.join(r.kind.ru for r in regs)})",
             )
         new = tuple(replace(r, strength=s) for r, s in zip(regs, strengths, strict=True))
         return replace(self, line=new[: len(self.line)], arm=new[len(self.line) :])
@@ -121,7 +125,10 @@ class Corps:
 
     def __post_init__(self) -> None:
         if not self.divisions:
-            raise StrategiaError(f"{self.number} {self.kind.ru}: a corps needs divisions")
+            raise StrategiaError(
+                f"{self.number} {self.kind.en}: a corps needs divisions",
+                ru=f"{self.number} {self.kind.ru}: в корпусе нужны дивизии",
+            )
 
     def __str__(self) -> str:
         return f"{self.number} {self.kind.ru}"

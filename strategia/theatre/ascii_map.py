@@ -10,6 +10,7 @@ import numpy as np
 import xarray as xr
 
 from strategia.core.geometry import Cell
+from strategia.core.i18n import Lang
 from strategia.theatre import terrain
 from strategia.theatre.terrain import Relief
 
@@ -21,11 +22,14 @@ RELIEF_CHAR = {
     Relief.HILLS: "h",
     Relief.WATER: "~",
 }
-LEGEND = [
-    (". plain  ^ mountains  f forest  s swamp  h hills  ~ water", "relief"),
-    ("= road  # railway  : trail  @ capital  o city  F fortress  | - river", "routes"),
-    ("R B G K  units of the Red, Blue, Green, Black side", "units"),
-]
+LEGEND = [  # (English, Russian, what): the map's characters stay as they are in both
+    (". plain  ^ mountains  f forest  s swamp  h hills  ~ water",
+     ". равнина  ^ горы  f лес  s болото  h холмы  ~ вода", "relief"),
+    ("= road  # railway  : trail  @ capital  o city  F fortress  | - river",
+     "= дорога  # железная дорога  : тропа  @ столица  o город  F крепость  | - река", "routes"),
+    ("R B G K  units of the Red, Blue, Green, Black side",
+     "R B G K  войска красных, синих, зеленых, черных", "units"),
+]  # fmt: skip
 
 
 def render(
@@ -33,8 +37,10 @@ def render(
     level: int = 3,
     units: dict[Cell, str] | None = None,
     legend: bool = True,
+    lang: Lang = "en",
 ) -> str:
-    """The map as text at `level` (level-2 relief and routes hidden below level 2)."""
+    """The map as text at `level` (level-2 relief and routes hidden below level 2), its legend
+    in `lang`."""
     w, h = terrain.size(ds)
     relief = terrain.relief_at_level(ds, level)
     grid = np.vectorize(lambda v: RELIEF_CHAR[Relief(int(v))])(relief).astype("<U1")
@@ -60,5 +66,5 @@ def render(
                 "     " + "".join(("- " if river_n[i, j - 1] else "  ") for i in range(w)).rstrip()
             )
     if legend:
-        lines += ["", *(text for text, _ in LEGEND)]
+        lines += ["", *(ru if lang == "ru" else en for en, ru, _ in LEGEND)]
     return "\n".join(lines)

@@ -33,6 +33,7 @@ from strategia.theatre.scenario import (
 )
 
 Span = tuple[int, int] | int | None
+PLACES_RU = {"capitals": "столица", "cities": "город", "fortresses": "крепость"}
 
 
 class BuildError(StrategiaError):
@@ -40,7 +41,10 @@ class BuildError(StrategiaError):
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
-        super().__init__("the scenario has problems:\n" + "\n".join(f"  - {p}" for p in problems))
+        super().__init__(
+            "the scenario has problems:\n" + "\n".join(f"  - {p}" for p in problems),
+            ru="в сценарии ошибки:\n" + "\n".join(f"  - {p.say('ru')}" for p in problems),
+        )
 
 
 def _span(span: Span, full: int) -> slice:
@@ -140,7 +144,10 @@ class ScenarioBuilder:
         cell = parse_cell(cell_text)
         if not terrain.on_map(ds, cell):
             w, h = terrain.size(ds)
-            raise StrategiaError(f"{name or kind} {cell}: cell off the map, which is {w} x {h}")
+            raise StrategiaError(
+                f"{name or kind} {cell}: cell off the map, which is {w} x {h}",
+                ru=f"{name or PLACES_RU[kind]} {cell}: клетка вне карты (карта {w} × {h})",
+            )
         i, j = terrain.index(ds, cell)
         if kind == "fortresses":
             ds["fortress"].values[i, j] = True

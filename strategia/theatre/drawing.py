@@ -40,16 +40,22 @@ def parse_route(text: str, size: tuple[int, int] | None = None) -> list[Cell]:
     with the map's `size`, a waypoint off the map is refused before any line is drawn."""
     tokens = text.split()
     if not tokens:
-        raise StrategiaError(f"{text!r}: a route needs at least one cell")
+        raise StrategiaError(
+            f"{text!r}: a route needs at least one cell",
+            ru=f"{text!r}: в пути нужна хоть одна клетка",
+        )
     try:
         points = [parse_cell(t) for t in tokens]
     except NotationError as e:
-        raise StrategiaError(f"{text!r}: {e}") from None
+        raise StrategiaError(f"{text!r}: {e}", ru=f"{text!r}: {e.say('ru')}") from None
     if size is not None:
         w, h = size
         for p in points:
             if not (1 <= p.lon <= w and 1 <= p.lat <= h):
-                raise StrategiaError(f"route cell {p} off the map, which is {w} x {h}")
+                raise StrategiaError(
+                    f"route cell {p} off the map, which is {w} x {h}",
+                    ru=f"клетка пути {p} вне карты (карта {w} × {h})",
+                )
     cells = [points[0]]
     for p in points[1:]:
         cells += cell_line(cells[-1], p)[1:]
@@ -62,12 +68,18 @@ def draw_route(mask: np.ndarray, cells: list[Cell], origin: tuple[int, int] = (1
     for a, b in itertools.pairwise(cells):
         d_lon, d_lat = a.offset(b)
         if max(abs(d_lon), abs(d_lat)) != 1:
-            raise StrategiaError(f"route step {a} -> {b}: cells are not neighbours")
+            raise StrategiaError(
+                f"route step {a} -> {b}: cells are not neighbours",
+                ru=f"шаг пути {a} -> {b}: клетки не соседние",
+            )
         ia, ja = a.lon - origin[0], a.lat - origin[1]
         ib, jb = b.lon - origin[0], b.lat - origin[1]
         for i, j, c in ((ia, ja, a), (ib, jb, b)):
             if not (0 <= i < w and 0 <= j < h):
-                raise StrategiaError(f"route cell {c} off the map, which is {w} x {h}")
+                raise StrategiaError(
+                    f"route cell {c} off the map, which is {w} x {h}",
+                    ru=f"клетка пути {c} вне карты (карта {w} × {h})",
+                )
         k = Direction.from_delta(d_lon, d_lat).index
         mask[ia, ja] |= np.uint8(1 << k)
         mask[ib, jb] |= np.uint8(1 << ((k + 4) % 8))
@@ -79,10 +91,16 @@ _VERTEX = re.compile(r"^\s*(\d+(?:\.5)?)\s*,\s*(\d+(?:\.5)?)\s*$")
 def parse_vertex(text: str) -> Vertex:
     m = _VERTEX.match(text)
     if not m:
-        raise StrategiaError(f"{text!r}: a river corner is written like 10.5,4.5 (between cells)")
+        raise StrategiaError(
+            f"{text!r}: a river corner is written like 10.5,4.5 (between cells)",
+            ru=f"{text!r}: угол реки пишется так: 10.5,4.5 (между клетками)",
+        )
     x, y = Fraction(m.group(1)), Fraction(m.group(2))
     if x.denominator != 2 or y.denominator != 2:
-        raise StrategiaError(f"{text!r}: a river runs between cells: both coordinates end in .5")
+        raise StrategiaError(
+            f"{text!r}: a river runs between cells: both coordinates end in .5",
+            ru=f"{text!r}: река идет между клетками: обе координаты кончаются на .5",
+        )
     return x, y
 
 
@@ -90,12 +108,17 @@ def parse_river(text: str) -> list[Vertex]:
     """A river's corners (`10.5,4.5 10.5,9.5 14.5,9.5`); consecutive ones share a grid line."""
     vertices = [parse_vertex(t) for t in text.split()]
     if len(vertices) < 2:
-        raise StrategiaError(f"{text!r}: a river needs at least two corners")
+        raise StrategiaError(
+            f"{text!r}: a river needs at least two corners",
+            ru=f"{text!r}: у реки нужны хотя бы два угла",
+        )
     for a, b in itertools.pairwise(vertices):
         if a[0] != b[0] and a[1] != b[1]:
             raise StrategiaError(
                 f"{text!r}: {_fmt_vertex(a)} -> {_fmt_vertex(b)} is not along a grid line "
-                "(one coordinate must stay the same)"
+                "(one coordinate must stay the same)",
+                ru=f"{text!r}: {_fmt_vertex(a)} -> {_fmt_vertex(b)} не по линии сетки "
+                "(одна координата должна остаться той же)",
             )
     return vertices
 
@@ -124,7 +147,8 @@ def draw_river(
                     continue  # the map's west edge: nothing to cross
                 else:
                     raise StrategiaError(
-                        f"river segment {_fmt_vertex(a)} -> {_fmt_vertex(b)} leaves the map"
+                        f"river segment {_fmt_vertex(a)} -> {_fmt_vertex(b)} leaves the map",
+                        ru=f"участок реки {_fmt_vertex(a)} -> {_fmt_vertex(b)} уходит за карту",
                     )
         else:  # along a parallel: north edges of the cells south of it
             j = int(a[1] - Fraction(1, 2)) - origin[1]
@@ -137,7 +161,8 @@ def draw_river(
                     continue
                 else:
                     raise StrategiaError(
-                        f"river segment {_fmt_vertex(a)} -> {_fmt_vertex(b)} leaves the map"
+                        f"river segment {_fmt_vertex(a)} -> {_fmt_vertex(b)} leaves the map",
+                        ru=f"участок реки {_fmt_vertex(a)} -> {_fmt_vertex(b)} уходит за карту",
                     )
 
 

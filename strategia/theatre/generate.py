@@ -95,7 +95,10 @@ def _deploy(
         cells = put(which, len(members))  # a corps that finds no room stands by divisions
         for unit, at in [(ref, cells)] if cells else [(m, put(which, 1)) for m in members]:
             if at is None:
-                raise StrategiaError(f"no room for {unit}: make the map larger or forces smaller")
+                raise StrategiaError(
+                    f"no room for {unit}: make the map larger or forces smaller",
+                    ru=f"нет места для {unit}: увеличьте карту или уменьшите силы",
+                )
             ends = sorted({at[0], at[-1]})
             out.append(Placement(unit, tuple(Cell(i + 1, j + 1) for i, j in ends), facing))
     return out
@@ -106,7 +109,10 @@ def numbering_stride(divisions_per_side: int, states: int) -> int:
     above the forces of a side, so that every number fits the notation's six digits."""
     stride: int = 10 ** max(4, len(str(max(divisions_per_side, 1))))
     if states * stride > 10**6 or divisions_per_side < 0:
-        raise StrategiaError(f"{divisions_per_side} divisions a side, {states} states: too many")
+        raise StrategiaError(
+            f"{divisions_per_side} divisions a side, {states} states: too many",
+            ru=f"дивизий на сторону: {divisions_per_side}, государств: {states} — слишком много",
+        )
     return stride
 
 

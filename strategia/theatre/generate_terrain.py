@@ -106,7 +106,10 @@ def _capitals(st: np.ndarray, relief: np.ndarray, n: int) -> list[Ij]:
     for s in range(1, n + 1):
         own = (st == s) & (relief != Relief.WATER)
         if not own.any():
-            raise StrategiaError(f"state {s} has no land: make the map larger or less watery")
+            raise StrategiaError(
+                f"state {s} has no land: make the map larger or less watery",
+                ru=f"у государства {s} нет суши: увеличьте карту или уменьшите воду",
+            )
         depth = ndimage.distance_transform_edt(np.pad(own, 1))[1:-1, 1:-1]
         score = np.where(own, depth + 1e4 * good, -1.0)
         i, j = np.unravel_index(int(np.argmax(score)), st.shape)
@@ -223,7 +226,10 @@ def _links(
     pa, pb = share[r[best]], share[c[best]]
     tree = minimum_spanning_tree(csr_matrix((cost[best], (pa, pb)), shape=(len(nodes),) * 2))
     if tree.nnz < len(nodes) - 1:
-        raise StrategiaError("the cities cannot all be joined by roads: try another seed")
+        raise StrategiaError(
+            "the cities cannot all be joined by roads: try another seed",
+            ru="города не соединить дорогами: попробуйте другое зерно",
+        )
     index = {(int(a), int(b)): t for t, (a, b) in enumerate(zip(pa, pb, strict=True))}
     chosen = {index[min(a, b), max(a, b)] for a, b in zip(*tree.nonzero(), strict=True)}
     rest = [t for t in np.argsort(cost[best], kind="stable").tolist() if t not in chosen]
@@ -370,12 +376,21 @@ def random_theatre(
     Blue, and `states` - 2 Green neutrals.
     """
     if width < 8 or height < 8:
-        raise StrategiaError(f"theatre size {width} x {height}: both must be at least 8")
+        raise StrategiaError(
+            f"theatre size {width} x {height}: both must be at least 8",
+            ru=f"размер театра {width} × {height}: обе стороны не меньше 8",
+        )
     if not 2 <= states <= 2 + len(GREEN_CODES):
-        raise StrategiaError(f"states={states}: from 2 to {2 + len(GREEN_CODES)}")
+        raise StrategiaError(
+            f"states={states}: from 2 to {2 + len(GREEN_CODES)}",
+            ru=f"states={states}: от 2 до {2 + len(GREEN_CODES)}",
+        )
     share = {**DEFAULT_SHARES, **(shares or {})}
     if set(share) != set(DEFAULT_SHARES) or min(share.values()) < 0 or sum(share.values()) > 0.9:
-        raise StrategiaError(f"shares {shares}: of {', '.join(DEFAULT_SHARES)}, summing to <= 0.9")
+        raise StrategiaError(
+            f"shares {shares}: of {', '.join(DEFAULT_SHARES)}, summing to <= 0.9",
+            ru=f"доли {shares}: из {', '.join(DEFAULT_SHARES)}, в сумме не больше 0,9",
+        )
     rng = np.random.default_rng(seed)
     st = _states(rng, width, height, states)
     relief = _relief(rng, st, share)

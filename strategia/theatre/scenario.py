@@ -16,11 +16,14 @@ import xarray as xr
 
 from strategia.core.errors import Problem
 from strategia.core.geometry import Cell, Direction
+from strategia.core.numbers import divisions
 from strategia.notation.refs import Placement, UnitRef
 from strategia.rules import RuleSet, load_ruleset
 from strategia.rules.kinds import DivisionKind, Side
 from strategia.rules.units import Division, new_division
 from strategia.theatre import terrain
+
+SIDES_RU = "«red», «blue», «green» или «black»"  # a state's sides as the file names them
 
 MOBILISATION_DAYS = ("M", "M+5", "M+10", "M+15")  # table 5
 
@@ -198,11 +201,19 @@ def check_scenario(sc: Scenario) -> list[Problem]:
     codes = [s.code for s in sc.states]
     for code, n in Counter(codes).items():
         if n > 1:
-            problems.append(Problem(f"state {code}", "defined twice"))
+            problems.append(
+                Problem(f"state {code}", "defined twice", ru="задано дважды",
+                        where_ru=f"государство «{code}»")
+            )  # fmt: skip
     for s in sc.states:
         if s.side not in [m.key for m in Side]:
             problems.append(
-                Problem(f"state {s.code}", f"unknown side {s.side!r} (red, blue, green, black)")
+                Problem(
+                    f"state {s.code}",
+                    f"unknown side {s.side!r} (red, blue, green, black)",
+                    ru=f"нет такой стороны: {s.side!r} (можно: {SIDES_RU})",
+                    where_ru=f"государство «{s.code}»",
+                )
             )
     division_numbers: Counter[int] = Counter()
     corps_numbers: Counter[int] = Counter()
@@ -210,11 +221,13 @@ def check_scenario(sc: Scenario) -> list[Problem]:
     for f in sc.forces:
         where = f"forces.{f.state}"
         if f.state not in codes:
-            problems.append(Problem(where, f"no state {f.state!r} on the map"))
+            problems.append(Problem(where, f"no state {f.state!r} on the map",
+                                    ru=f"на карте нет государства {f.state!r}"))  # fmt: skip
         for c in f.corps:
             corps_numbers[c.ref.number] += 1
             if not c.divisions:
-                problems.append(Problem(where, f"{c.ref}: a corps with no divisions"))
+                problems.append(Problem(where, f"{c.ref}: a corps with no divisions",
+                                        ru=f"{c.ref}: корпус без дивизий"))  # fmt: skip
         problems += _check_fronts(f)
         for ref in f.deployed_divisions() + f.reserve_divisions():
             if isinstance(ref.kind, DivisionKind):
@@ -225,23 +238,53 @@ def check_scenario(sc: Scenario) -> list[Problem]:
                     problems.append(
                         Problem(
                             where,
-                            f"{p}: cell {cell} off the map, which is {sc.width} x {sc.height}",
+                            f"{p.format('en')}: cell {cell} off the map, which is "
+                            f"{sc.width} x {sc.height}",
+                            ru=f"{p}: клетка {cell} вне карты (карта {sc.width} × {sc.height})",
                         )
                     )
                 elif relief[terrain.index(sc.theatre, cell)] == terrain.Relief.WATER:
-                    problems.append(Problem(where, f"{p}: cell {cell} is water"))
+                    problems.append(
+                        Problem(
+                            where,
+                            f"{p.format('en')}: cell {cell} is water",
+                            ru=f"{p}: клетка {cell} — вода",
+                        )
+                    )
         _check_mobilisation(sc, f, problems)
     for n, k in division_numbers.items():
         if k > 1:
             problems.append(
                 Problem(
-                    "forces", f"{k} divisions numbered {n}: every division needs its own number"
+                    "forces",
+                    f"{k} divisions numbered {n}: every division needs its own number",
+                    ru=f"дивизий с номером {n}: {k}; у каждой дивизии свой номер",
                 )
             )
     for n, k in corps_numbers.items():
         if k > 1:
-            problems.append(Problem("forces", f"{k} corps numbered {n}"))
-    return problems
+            problems.append(
+                Problem("forces", f"{k} corps numbered {n}", ru=f"корпусов с номером {n}: {k}")
+            )
+    return [_placed(p) for p in problems]
+
+
+# A scenario's parts as a Russian sentence names them: «силы R, состав».
+_PARTS_RU = {
+    "order_of_battle": "состав",
+    "deployment": "расстановка",
+    "mobilisation": "мобилизация",
+}
+
+
+def _placed(p: Problem) -> Problem:
+    """`p` with its place in Russian words where it is a part of the forces (forces.R...)."""
+    head, *rest = p.where.split(".")
+    if head != "forces" or p.where_ru:
+        return p
+    words = ["силы", *(f"«{code}»" for code in rest[:1])]
+    where = " ".join(words) + "".join(f", {_PARTS_RU.get(x, x)}" for x in rest[1:])
+    return replace(p, where_ru=where)
 
 
 def scenario_warnings(sc: Scenario) -> list[Problem]:
@@ -257,9 +300,10 @@ def scenario_warnings(sc: Scenario) -> list[Problem]:
         for a in f.armies:
             n = len(f.army_divisions(a))
             if not lo <= n <= hi:
-                what = f"{a.ref}: {n} divisions; an army has {lo} to {hi} (5.6)"
-                out.append(Problem(where, what))
-    return out
+                what = f"{a.ref}: {divisions(n)}; an army has {lo} to {hi} (5.6)"
+                ru = f"{a.ref}: {divisions(n, 'ru')}; в армии их от {lo} до {hi} (5.6)"
+                out.append(Problem(where, what, ru=ru))
+    return [_placed(p) for p in out]
 
 
 def _check_fronts(f: Forces) -> list[Problem]:
@@ -271,10 +315,12 @@ def _check_fronts(f: Forces) -> list[Problem]:
         for m in front.armies:
             if m.echelon != "army":
                 out.append(
-                    Problem(where, f"{front.ref}: {m} is not an army; a front groups armies (5.7)")
-                )
+                    Problem(where, f"{front.ref}: {m} is not an army; a front groups armies (5.7)",
+                            ru=f"{front.ref}: {m} — не армия; фронт объединяет армии (5.7)")
+                )  # fmt: skip
             elif m not in armies:
-                out.append(Problem(where, f"{front.ref}: {m} is not in the order of battle"))
+                out.append(Problem(where, f"{front.ref}: {m} is not in the order of battle",
+                                   ru=f"{front.ref}: {m} нет в составе сил"))  # fmt: skip
     return out
 
 
@@ -284,13 +330,18 @@ def _check_mobilisation(sc: Scenario, f: Forces, problems: list[Problem]) -> Non
         where = f"forces.{f.state}.mobilisation"
         if a.day not in MOBILISATION_DAYS:
             problems.append(
-                Problem(where, f"day {a.day!r}: expected one of {', '.join(MOBILISATION_DAYS)}")
+                Problem(
+                    where,
+                    f"day {a.day!r}: expected one of {', '.join(MOBILISATION_DAYS)}",
+                    ru=f"день {a.day!r}: нужен один из: {', '.join(MOBILISATION_DAYS)}",
+                )
             )
         if not terrain.on_map(sc.theatre, a.cell):
-            problems.append(Problem(where, f"{a.cell} off the map"))
+            problems.append(Problem(where, f"{a.cell} off the map", ru=f"{a.cell} вне карты"))
             continue
         if sc.theatre["settlement"].values[terrain.index(sc.theatre, a.cell)] == 0:
-            problems.append(Problem(where, f"{a.day}: {a.cell} is not a city (6.4)"))
+            problems.append(Problem(where, f"{a.day}: {a.cell} is not a city (6.4)",
+                                    ru=f"{a.day}: {a.cell} — не город (6.4)"))  # fmt: skip
         per_city[(a.day, a.cell)] += len(a.divisions)
     for (day, cell), n in per_city.items():
         if n > 2:
@@ -298,6 +349,7 @@ def _check_mobilisation(sc: Scenario, f: Forces, problems: list[Problem]) -> Non
                 Problem(
                     f"forces.{f.state}.mobilisation",
                     f"{day}: {n} divisions in {cell}; at most two at once (6.4)",
+                    ru=f"{day}: {divisions(n, 'ru')} в {cell}; не больше двух сразу (6.4)",
                 )
             )
 

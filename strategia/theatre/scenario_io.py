@@ -14,13 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from strategia.core.errors import Problem, StrategiaError
+from strategia.core.errors import Problem, StrategiaError, os_error_ru, say, toml_error_ru
 from strategia.core.geometry import Cell
+from strategia.core.numbers import quantity
 from strategia.notation.refs import NotationError, Placement, UnitRef, parse_cell
 from strategia.rules.kinds import Side
 from strategia.theatre import drawing, terrain
 from strategia.theatre.scenario import (
     MOBILISATION_DAYS,
+    SIDES_RU,
     ArmySetup,
     Arrival,
     CorpsSetup,
@@ -51,7 +53,8 @@ def load_scenario(path: str | Path) -> Scenario:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
-        raise ScenarioError(str(path), [Problem(str(path), e.strerror or str(e))]) from None
+        why = Problem(str(path), e.strerror or str(e), ru=os_error_ru(e))
+        raise ScenarioError(str(path), [why]) from None
     return parse_scenario(text, str(path), base=path.parent)
 
 
@@ -73,7 +76,8 @@ def parse_scenario(
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"line (\d+), column (\d+)", str(e))
-        r.add(int(m.group(1)) if m else None, int(m.group(2)) if m else None, f"TOML: {e}")
+        line, column = (int(m.group(1)), int(m.group(2))) if m else (None, None)
+        r.add(line, column, f"TOML: {e}", f"не читается как TOML: {toml_error_ru(str(e))}")
         raise ScenarioError(source, r.problems) from None
     data = {**(defaults or {}), **{k: v for k, v in data.items() if k not in others}}
     data = check_shape(r, data)
@@ -96,7 +100,7 @@ def parse_scenario(
         description=str(meta.get("description", "")),
     )
     for p in check_scenario(sc):
-        r.add(None, None, f"{p.where}: {p.message}")
+        r.add(None, None, str(p), p.say("ru"))
     if r.problems:
         raise ScenarioError(source, r.problems)
     return sc
@@ -107,11 +111,13 @@ def _grid(
 ) -> tuple[list[list[Any]], int] | None:
     rows = [(n, line.rstrip()) for n, line in r.block("map", key, text) if line.strip()]
     if not rows:
-        r.add(r.locate("map", key), None, f"map.{key}: no rows")
+        r.add(r.locate("map", key), None, f"map.{key}: no rows", f"map.{key}: нет строк")
         return None
     width = len(rows[0][1])
     if width > MAX_SIDE or len(rows) > MAX_SIDE:
-        r.add(rows[0][0], None, f"map.{key}: {width} x {len(rows)}, at most {MAX_SIDE} a side")
+        most_ru = f"а по каждой стороне не больше {MAX_SIDE}"
+        r.add(rows[0][0], None, f"map.{key}: {width} x {len(rows)}, at most {MAX_SIDE} a side",
+              f"map.{key}: {width} × {len(rows)}, {most_ru}")  # fmt: skip
         return None
     lines = [line for _, line in rows]
     if all(len(line) == width for line in lines) and set("".join(lines)) <= legend.keys():
@@ -124,6 +130,7 @@ def _grid(
                 n,
                 min(len(line), width) + 1,
                 f"map.{key}: row of {len(line)} cells, the first row has {width}",
+                f"map.{key}: в строке {quantity(len(line), 'cell', 'ru')}, в первой {width}",
             )
             ok = False
             continue
@@ -135,6 +142,9 @@ def _grid(
                     col,
                     f"map.{key}: unknown legend character {ch!r} "
                     f"(legend: {' '.join(sorted(legend))})",
+                    f"map.{key}: знака «{ch}» нет в легенде (легенда: "
+                    + ", ".join(f"«{c}»" for c in sorted(legend))
+                    + ")",
                 )
                 ok = False
                 row.append(None)
@@ -152,7 +162,8 @@ def _theatre(r: Reader, data: dict[str, Any], base: Path | None) -> Any:
         try:
             ds = terrain.load(p)
         except (StrategiaError, OSError) as e:
-            r.add(r.locate("map", "netcdf"), None, f"map.netcdf: {e}")
+            ru = say(e, "ru") if isinstance(e, StrategiaError) else os_error_ru(e)
+            r.add(r.locate("map", "netcdf"), None, f"map.netcdf: {e}", f"map.netcdf: {ru}")
             return None
         return _infrastructure(r, data, ds)
     legend_raw = {**DEFAULT_LEGEND, **m.get("legend", {})}
@@ -164,11 +175,14 @@ def _theatre(r: Reader, data: dict[str, Any], base: Path | None) -> Any:
                 None,
                 f"map.legend: {ch!r} = {name!r}: "
                 f"expected one character = one of {', '.join(RELIEF_NAMES)}",
+                f"map.legend: {ch!r} = {name!r}: нужен один знак = одно из: "
+                + ", ".join(f"«{n}»" for n in RELIEF_NAMES),
             )
         else:
             legend[ch] = RELIEF_NAMES[name]
     if "relief" not in m:
-        r.add(None, None, "[map] needs relief rows (or netcdf = FILE)")
+        r.add(None, None, "[map] needs relief rows (or netcdf = FILE)",
+              "в [map] нужны строки «relief» (или «netcdf = ФАЙЛ»)")  # fmt: skip
         return None
     got = _grid(r, "relief", m["relief"], legend)
     states = data.get("state", [])
@@ -180,12 +194,16 @@ def _theatre(r: Reader, data: dict[str, Any], base: Path | None) -> Any:
                 r.find_line(f'code = "{code}"'),
                 None,
                 f"state {code!r}: a state's code is one character",
+                f"государство {code!r}: код государства — один знак",
             )
         if s.get("side") not in [x.key for x in Side]:
             r.add(
                 r.find_line(f'code = "{code}"'),
                 None,
                 f"state {code!r}: side {s.get('side')!r}, expected red, blue, green or black",
+                f"государство {code!r}: "
+                + (f"сторона {s['side']!r}" if s.get("side") is not None else "сторона не указана")
+                + f", а нужна одна из: {SIDES_RU}",
             )
         codes[code] = k
     state_grid = None
@@ -204,6 +222,7 @@ def _theatre(r: Reader, data: dict[str, Any], base: Path | None) -> Any:
                 r.locate("map", "states"),
                 None,
                 f"map.states: {sw} x {len(sg)}, the relief is {width} x {height}",
+                f"map.states: {sw} × {len(sg)}, а рельеф — {width} × {height}",
             )
             return None
         ds["state"].values[:] = np.array(sg, dtype=np.int8)[::-1].T
@@ -228,14 +247,16 @@ def _infrastructure(r: Reader, data: dict[str, Any], ds: Any) -> Any:
             try:
                 drawing.draw_route(ds[layer].values, drawing.parse_route(line, terrain.size(ds)))
             except StrategiaError as e:
-                r.add(r.find_line(line), None, f"routes.{key}: {e}")
+                r.add(
+                    r.find_line(line), None, f"routes.{key}: {e}", f"routes.{key}: {say(e, 'ru')}"
+                )
     for line in routes.get("rivers", []):
         try:
             drawing.draw_river(
                 ds["river_e"].values, ds["river_n"].values, drawing.parse_river(line)
             )
         except StrategiaError as e:
-            r.add(r.find_line(line), None, f"routes.rivers: {e}")
+            r.add(r.find_line(line), None, f"routes.rivers: {e}", f"routes.rivers: {say(e, 'ru')}")
     places = data.get("places", {})
     named = json.loads(ds.attrs.get("places", "[]"))
     for key, code in (("cities", 1), ("capitals", 2), ("fortresses", 0)):
@@ -244,7 +265,8 @@ def _infrastructure(r: Reader, data: dict[str, Any], ds: Any) -> Any:
             try:
                 cell = parse_cell(cell_text)
             except NotationError as e:
-                r.add(r.find_line(line), None, f"places.{key}: {line!r}: {e}")
+                r.add(r.find_line(line), None, f"places.{key}: {line!r}: {e}",
+                      f"places.{key}: {line!r}: {say(e, 'ru')}")  # fmt: skip
                 continue
             if not terrain.on_map(ds, cell):
                 w, h = terrain.size(ds)
@@ -252,6 +274,7 @@ def _infrastructure(r: Reader, data: dict[str, Any], ds: Any) -> Any:
                     r.find_line(line),
                     None,
                     f"places.{key}: {line!r}: cell off the map, which is {w} x {h}",
+                    f"places.{key}: {line!r}: клетка вне карты (карта {w} × {h})",
                 )
                 continue
             i, j = terrain.index(ds, cell)
@@ -263,7 +286,7 @@ def _infrastructure(r: Reader, data: dict[str, Any], ds: Any) -> Any:
                 named.append({"name": name.strip(), "lon": cell.lon, "lat": cell.lat, "kind": key})
     ds.attrs["places"] = json.dumps(named, ensure_ascii=False)
     for p in terrain.check(ds):
-        r.add(None, None, f"map: {p}")
+        r.add(None, None, f"map: {p}", f"карта: {p.say('ru')}")
     return ds
 
 
@@ -278,7 +301,9 @@ def _claim(r: Reader, n: int | None, ref: UnitRef, seen: dict[int, UnitRef], whe
     if ref.number in seen:
         other = seen[ref.number]
         what = "placed twice" if other == ref else f"the number of {other} too"
-        r.add(n, None, f"{where}: {ref}: {what}; every division needs its own number")
+        what_ru = "расставлена дважды" if other == ref else f"тот же номер, что у {other}"
+        r.add(n, None, f"{where}: {ref}: {what}; every division needs its own number",
+              f"{where}: {ref}: {what_ru}; у каждой дивизии свой номер")  # fmt: skip
     else:
         seen[ref.number] = ref
 
@@ -299,6 +324,7 @@ def _forces(
                 n,
                 1,
                 f"{table}.order_of_battle: {line.strip()!r}: expected '<army or corps>: <members>'",
+                f"{table}.order_of_battle: {line.strip()!r}: нужно «<армия или корпус>: <состав>»",
             )
             continue
         parent = _ref(r, n, 1, head, table)
@@ -314,10 +340,12 @@ def _forces(
             armies.append(ArmySetup(parent, ms))
         elif parent.echelon == "corps":
             if not ms:
-                r.add(n, 1, f"{table}: {parent}: a corps with no divisions")
+                r.add(n, 1, f"{table}: {parent}: a corps with no divisions",
+                      f"{table}: {parent}: корпус без дивизий")  # fmt: skip
             corps.append(CorpsSetup(parent, ms))
         else:
-            r.add(n, 1, f"{table}: {parent} is a division: fronts, armies and corps have members")
+            r.add(n, 1, f"{table}: {parent} is a division: fronts, armies and corps have members",
+                  f"{table}: {parent} — дивизия: состав у фронта, армии, корпуса")  # fmt: skip
     deployment = []
     corps_of = {c.ref: c for c in reversed(corps)}  # the first of a number, as a search finds
     relief = ds["relief"].values
@@ -328,20 +356,26 @@ def _forces(
         try:
             p = Placement.parse(line.strip())
         except NotationError as e:
-            r.add(n, e.column, f"{table}.deployment: {e}")
+            r.add(n, e.column, f"{table}.deployment: {e}", f"{table}.deployment: {e.say('ru')}")
             continue
         bad = [c for c in p.cells if not terrain.on_map(ds, c)]
         if bad:
             r.add(
                 n,
                 None,
-                f"{table}.deployment: {line.strip()}: "
+                f"{table}.deployment: {line.strip()!r}: "
                 f"cell {bad[0]} off the map, which is {w} x {h}",
+                f"{table}.deployment: «{line.strip()}»: клетка {bad[0]} вне карты "
+                f"(карта {w} × {h})",
             )
             continue
         wet = [c for c in p.cells if relief[terrain.index(ds, c)] == terrain.Relief.WATER]
         if wet:
-            r.add(n, None, f"{table}.deployment: {line.strip()}: cell {wet[0]} is water")
+            at, at_ru = (
+                f"{table}.deployment: {line.strip()!r}",
+                f"{table}.deployment: «{line.strip()}»",
+            )
+            r.add(n, None, f"{at}: cell {wet[0]} is water", f"{at_ru}: клетка {wet[0]} — вода")
         deployment.append(p)
         for ref in _divisions_named(p.unit, corps_of):
             _claim(r, n, ref, seen, f"{table}.deployment")
@@ -361,10 +395,12 @@ def _forces(
                 r.find_line(str(p.unit)),
                 None,
                 f"{table}: {p.unit} is deployed but not in the order of battle",
+                f"{table}: {p.unit} расставлен, но его нет в составе сил",
             )
     for c in corps:
         if not c.divisions:
-            r.add(r.find_line(str(c.ref)), None, f"{table}: {c.ref}: a corps with no divisions")
+            r.add(r.find_line(str(c.ref)), None, f"{table}: {c.ref}: a corps with no divisions",
+                  f"{table}: {c.ref}: корпус без дивизий")  # fmt: skip
     return Forces(
         code, tuple(armies), tuple(corps), tuple(deployment), tuple(arrivals), tuple(fronts)
     )
@@ -376,7 +412,7 @@ def _ref(r: Reader, line: int | None, col: int, text: str, table: str) -> UnitRe
     except NotationError as e:
         offset = len(text) - len(text.lstrip())
         column = col + offset + (e.column - 1 if e.column else 0)
-        r.add(line, column, f"{table}: {e}")
+        r.add(line, column, f"{table}: {e}", f"{table}: {e.say('ru')}")
         return None
 
 
@@ -388,6 +424,8 @@ def _arrival(r: Reader, n: int | None, line: str, table: str, ds: Any) -> Arriva
             1,
             f"{table}.mobilisation: {line.strip()!r}: "
             "expected 'M+5: 41 с.д., 42 с.д. - <city or cell>'",
+            f"{table}.mobilisation: {line.strip()!r}: нужно «M+5: 41 с.д., 42 с.д. - <город или "
+            "клетка>»",
         )
         return None
     day = m.group(1).replace(" ", "")
@@ -405,6 +443,7 @@ def _arrival(r: Reader, n: int | None, line: str, table: str, ds: Any) -> Arriva
                 n,
                 m.start(3) + 1,
                 f"{table}.mobilisation: {where!r} is neither a place's name nor a cell",
+                f"{table}.mobilisation: {where!r} — не название места и не клетка",
             )
             return None
     if day not in MOBILISATION_DAYS:
@@ -412,6 +451,7 @@ def _arrival(r: Reader, n: int | None, line: str, table: str, ds: Any) -> Arriva
             n,
             1,
             f"{table}.mobilisation: day {day!r}: expected one of {', '.join(MOBILISATION_DAYS)}",
+            f"{table}.mobilisation: день {day!r}: нужен один из: {', '.join(MOBILISATION_DAYS)}",
         )
         return None
     if any(x is None for x in refs):

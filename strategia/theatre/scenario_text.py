@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from strategia.core.errors import Problem, StrategiaError
+from strategia.core.errors import Problem, ProblemsError
 from strategia.rules import ruleset_names
 from strategia.theatre.scenario import Settings
 
@@ -38,19 +38,17 @@ TABLES: dict[str, dict[str, tuple[type, ...]]] = {
 }
 FORCES_KEYS = ("order_of_battle", "deployment", "mobilisation")
 STATE_KEYS = ("code", "name", "side")
-_TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false",
-               dict: "a table", list: "a list"}  # fmt: skip
+_TYPE_NAMES = {str: ("text", "текст"), int: ("a whole number", "целое число"),
+               float: ("a number", "число"), bool: ("true or false", "«true» или «false»"),
+               dict: ("a table", "таблица"), list: ("a list", "список")}  # fmt: skip
 
 
-class ScenarioError(StrategiaError):
+class ScenarioError(ProblemsError):
     """A scenario file with problems: each with file, line and column; nothing was loaded."""
 
     def __init__(self, source: str, problems: list[Problem]) -> None:
-        self.source = source
-        self.problems = problems
-        n = len(problems)
-        lines = "\n".join(f"  {p}" for p in problems)
-        super().__init__(f"{source}: {n} problem{'s' if n != 1 else ''}\n{lines}")
+        super().__init__(source, problems)
+        self.problems: list[Problem] = list(problems)  # type: ignore[assignment]
 
 
 @dataclass
@@ -66,8 +64,9 @@ class Reader:
             return self.path
         return f"{self.path}:{line}" + (f":{column}" if column else "")
 
-    def add(self, line: int | None, column: int | None, message: str) -> None:
-        self.problems.append(Problem(self.where(line, column), message))
+    def add(self, line: int | None, column: int | None, message: str, ru: str = "") -> None:
+        """A problem at `line` (and `column`), in English and (`ru`) in Russian."""
+        self.problems.append(Problem(self.where(line, column), message, ru=ru))
 
     def locate(self, table: str, key: str) -> int | None:
         """The line where `key = ...` is set inside `[table]` (1-based), if it can be found."""
@@ -103,6 +102,11 @@ class Reader:
         return None
 
 
+def quoted(names: str) -> str:
+    """A list of the file's names, each in quotes, for a Russian sentence: «map», «routes»."""
+    return ", ".join(f"«{n}»" for n in names.split(", "))
+
+
 def _kind(value: Any, types: tuple[type, ...]) -> bool:
     if isinstance(value, bool) and bool not in types:
         return False
@@ -120,39 +124,52 @@ def check_shape(r: Reader, data: dict[str, Any]) -> dict[str, Any]:
             out[table] = _forces_shape(r, body)
         elif table not in TABLES:
             known = ", ".join([*TABLES, "state", "forces"])
-            r.add(line, None, f"[{table}]: unknown table (the tables: {known})")
+            r.add(line, None, f"[{table}]: unknown table (the tables: {known})",
+                  f"«[{table}]»: нет такой таблицы (таблицы: {quoted(known)})")  # fmt: skip
         elif not isinstance(body, dict):
-            r.add(r.locate("", table), None, f"{table}: expected a table [{table}]")
+            r.add(r.locate("", table), None, f"{table}: expected a table [{table}]",
+                  f"{table}: ожидалась таблица [{table}]")  # fmt: skip
         else:
             out[table] = {}
             for key, value in body.items():
                 types = TABLES[table].get(key)
+                at = r.locate(table, key)
                 if types is None:
                     known = ", ".join(TABLES[table])
-                    r.add(r.locate(table, key), None, f"{table}.{key}: unknown key ({known})")
+                    r.add(at, None, f"{table}.{key}: unknown key ({known})",
+                          f"«{table}.{key}»: нет такого ключа ({quoted(known)})")  # fmt: skip
                 elif not _kind(value, types):
-                    r.add(r.locate(table, key), None, f"{table}.{key}: {_expected(types, value)}")
+                    en, ru = _expected(types, value)
+                    r.add(at, None, f"{table}.{key}: {en}", f"{table}.{key}: {ru}")
                 elif isinstance(value, list) and not all(isinstance(x, str) for x in value):
-                    r.add(r.locate(table, key), None, f"{table}.{key}: expected a list of texts")
+                    r.add(at, None, f"{table}.{key}: expected a list of texts",
+                          f"{table}.{key}: ожидался список текстов")  # fmt: skip
                 else:
                     out[table][key] = value
     return out
 
 
-def _expected(types: tuple[type, ...], value: Any) -> str:
-    return f"expected {_TYPE_NAMES[types[-1]]}, got {value!r}"[:300]
+def _expected(types: tuple[type, ...], value: Any) -> tuple[str, str]:
+    en, ru = _TYPE_NAMES[types[-1]]
+    given = value if isinstance(value, str) else repr(value)
+    return f"expected {en}, got {value!r}"[:300], f"ожидалось: {ru}, а дано «{given}»"[:300]
 
 
 def _states(r: Reader, body: Any) -> list[dict[str, Any]]:
     if not isinstance(body, list) or not all(isinstance(s, dict) for s in body):
-        r.add(r.table_line("state"), None, "state: expected [[state]] blocks (code, name, side)")
+        r.add(r.table_line("state"), None, "state: expected [[state]] blocks (code, name, side)",
+              "state: ожидались блоки [[state]] («code», «name», «side»)")  # fmt: skip
         return []
     good = []
     for s in body:
         bad = [k for k in s if k not in STATE_KEYS or not isinstance(s[k], str)]
         for k in bad:
-            what = "unknown key" if k not in STATE_KEYS else _expected((str,), s[k])
-            r.add(r.locate("state", k), None, f"state.{k}: {what}")
+            en, ru = (
+                ("unknown key", "нет такого ключа")
+                if k not in STATE_KEYS
+                else _expected((str,), s[k])
+            )
+            r.add(r.locate("state", k), None, f"state.{k}: {en}", f"«state.{k}»: {ru}")
         if not bad:
             good.append(s)
     return good
@@ -160,22 +177,28 @@ def _states(r: Reader, body: Any) -> list[dict[str, Any]]:
 
 def _forces_shape(r: Reader, body: Any) -> dict[str, dict[str, str]]:
     if not isinstance(body, dict):
-        r.add(r.locate("", "forces"), None, "forces: expected tables [forces.<state code>]")
+        r.add(r.locate("", "forces"), None, "forces: expected tables [forces.<state code>]",
+              "forces: ожидались таблицы [forces.<код государства>]")  # fmt: skip
         return {}
     good: dict[str, dict[str, str]] = {}
     for code, f in body.items():
         table = f"forces.{code}"
         if not isinstance(f, dict):
             line = r.locate("forces", code)
-            r.add(line, None, f"{table}: expected a table [forces.<state code>], got {f!r}"[:300])
+            ru = f"«{table}»: ожидалась таблица [forces.<код государства>], а дано «{f!r}»"
+            r.add(line, None, f"{table}: expected a table [forces.<state code>], got {f!r}"[:300],
+                  ru[:300])  # fmt: skip
             continue
         good[code] = {}
         for key, value in f.items():
+            at = r.locate(table, key)
             if key not in FORCES_KEYS:
                 known = ", ".join(FORCES_KEYS)
-                r.add(r.locate(table, key), None, f"{table}.{key}: unknown key ({known})")
+                r.add(at, None, f"{table}.{key}: unknown key ({known})",
+                      f"«{table}.{key}»: нет такого ключа ({quoted(known)})")  # fmt: skip
             elif not isinstance(value, str):
-                r.add(r.locate(table, key), None, f"{table}.{key}: {_expected((str,), value)}")
+                en, ru = _expected((str,), value)
+                r.add(at, None, f"{table}.{key}: {en}", f"{table}.{key}: {ru}")
             else:
                 good[code][key] = value
     return good
@@ -185,28 +208,38 @@ def settings(r: Reader, meta: dict[str, Any], raw: dict[str, Any]) -> Settings:
     """The settings, each checked: a problem (with its line) for one out of range."""
     d = Settings()
 
-    def bad(key: str, message: str) -> None:
-        r.add(r.locate("settings", key), None, f"settings.{key}: {message}")
+    def bad(key: str, message: str, ru: str) -> None:
+        r.add(
+            r.locate("settings", key), None, f"settings.{key}: {message}", f"settings.{key}: {ru}"
+        )
 
     level = raw.get("level", meta.get("level", d.level))
     if level not in (1, 2, 3) or isinstance(level, bool):
-        bad("level", f"{level!r}, expected 1, 2 or 3")
+        bad("level", f"{level!r}, expected 1, 2 or 3", f"«{level!r}», а нужен 1, 2 или 3")
         level = d.level
     ruleset = raw.get("ruleset", d.ruleset)
     if ruleset not in ruleset_names():
-        bad("ruleset", f"{ruleset!r}: expected one of {', '.join(ruleset_names())}")
+        names = ", ".join(ruleset_names())
+        bad(
+            "ruleset",
+            f"{ruleset!r}: expected one of {names}",
+            f"«{ruleset!r}»: нужно одно из: {quoted(names)}",
+        )
         ruleset = d.ruleset
     seed = raw.get("seed", d.seed)
     if not 0 <= seed < MAX_SEED:
-        bad("seed", f"{seed}: expected a whole number from 0 to 2^63 - 1")
+        bad("seed", f"{seed}: expected a whole number from 0 to 2^63 - 1",
+            f"«{seed}»: нужно целое число от 0 до 2^63 - 1")  # fmt: skip
         seed = d.seed
     clock = raw.get("clock_minutes", d.clock_minutes)
     if not (math.isfinite(clock) and 0 <= clock <= 24 * 60):
-        bad("clock_minutes", f"{clock!r}: expected minutes a move, from 0 (no clock) to 1440")
+        bad("clock_minutes", f"{clock!r}: expected minutes a move, from 0 (no clock) to 1440",
+            f"«{clock!r}»: нужны минуты на ход, от 0 (без часов) до 1440")  # fmt: skip
         clock = d.clock_minutes
     questions = raw.get("recon_questions", d.recon_questions)
     if questions is not None and not (math.isfinite(questions) and 0 <= questions <= 1000):
-        bad("recon_questions", f"{questions!r}: expected questions per 10 turns, 0 to 1000")
+        bad("recon_questions", f"{questions!r}: expected questions per 10 turns, 0 to 1000",
+            f"«{questions!r}»: нужно число вопросов на 10 ходов, от 0 до 1000")  # fmt: skip
         questions = d.recon_questions
     return Settings(
         level=int(level),
@@ -221,6 +254,7 @@ def settings(r: Reader, meta: dict[str, Any], raw: dict[str, Any]) -> Settings:
 def check_size(r: Reader, text: str) -> bool:
     """Whether the file is small enough to read (a problem if not)."""
     if len(text) > MAX_TEXT:
-        r.add(None, None, f"{len(text)} characters: a scenario file is at most {MAX_TEXT}")
+        r.add(None, None, f"{len(text)} characters: a scenario file is at most {MAX_TEXT}",
+              f"знаков: {len(text)}; в файле сценария их не больше {MAX_TEXT}")  # fmt: skip
         return False
     return True

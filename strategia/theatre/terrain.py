@@ -32,8 +32,9 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from strategia.core.errors import Problem, StrategiaError
+from strategia.core.errors import Problem, ProblemsError, StrategiaError
 from strategia.core.geometry import Cell, Direction
+from strategia.theatre.theatre_words import problem
 
 FORMAT = "strategia-theatre/1"
 
@@ -106,7 +107,10 @@ class State:
 def blank(width: int, height: int, name: str = "theatre") -> xr.Dataset:
     """An empty theatre: all plain, no state, no routes."""
     if width < 1 or height < 1:
-        raise StrategiaError(f"theatre size {width} x {height}: both must be at least 1")
+        raise StrategiaError(
+            f"theatre size {width} x {height}: both must be at least 1",
+            ru=f"размер театра {width} × {height}: обе стороны не меньше 1",
+        )
     coords = {
         "lon": np.arange(1, width + 1, dtype=np.int16),
         "lat": np.arange(1, height + 1, dtype=np.int16),
@@ -314,70 +318,57 @@ def check(ds: xr.Dataset) -> list[Problem]:
     """Every problem of a theatre dataset, all at once (empty if it is well formed)."""
     problems: list[Problem] = []
     if ds.attrs.get("format") != FORMAT:
-        problems.append(
-            Problem("attrs.format", f"expected {FORMAT!r}, got {ds.attrs.get('format')!r}")
-        )
+        problems.append(problem("format", "attrs.format", want=FORMAT, got=ds.attrs.get("format")))
     for dim in ("lon", "lat"):
         if dim not in ds.coords:
-            problems.append(Problem(dim, "missing coordinate"))
+            problems.append(problem("no_coordinate", dim))
             continue
         c = ds[dim].values
         if len(c) == 0 or c[0] != 1 or np.any(np.diff(c) != 1):
-            problems.append(Problem(dim, "must number the cells 1, 2, 3, ... without gaps"))
+            problems.append(problem("gaps", dim))
     for name, (dtype, _, _) in LAYERS.items():
         if name not in ds:
-            problems.append(Problem(name, "missing layer"))
+            problems.append(problem("no_layer", name))
             continue
         v = ds[name]
         if v.dims != ("lon", "lat"):
-            problems.append(Problem(name, f"dims {v.dims}, expected ('lon', 'lat')"))
+            problems.append(problem("dims", name, dims=v.dims))
         if str(v.dtype) != dtype:
-            problems.append(Problem(name, f"dtype {v.dtype}, expected {dtype}"))
+            problems.append(problem("dtype", name, dtype=v.dtype, want=dtype))
         if "level" not in v.attrs:
-            problems.append(Problem(name, "no 'level' attribute"))
+            problems.append(problem("no_level", name))
     if problems:
         return problems
     relief = ds["relief"].values
     bad = ~np.isin(relief, [int(r) for r in Relief])
     if bad.any():
-        problems.append(
-            Problem(
-                "relief", f"unknown codes {sorted(set(relief[bad].tolist()))} at {_cells(ds, bad)}"
-            )
-        )
+        codes = sorted(set(relief[bad].tolist()))
+        problems.append(problem("relief_codes", "relief", *_cells(ds, bad), codes=codes))
     try:
         n_states = len(states(ds))
     except (json.JSONDecodeError, TypeError) as e:
-        problems.append(Problem("attrs.states", f"not a list of states: {e}"))
+        problems.append(problem("states", "attrs.states", error=e))
         n_states = 0
     st = ds["state"].values
     bad = (st < 0) | (st > n_states)
     if bad.any():
-        problems.append(
-            Problem("state", f"indices beyond the {n_states} states at {_cells(ds, bad)}")
-        )
+        problems.append(problem("state_index", "state", *_cells(ds, bad), n=n_states))
     bad = ~np.isin(ds["settlement"].values, [0, 1, 2])
     if bad.any():
-        problems.append(Problem("settlement", f"codes other than 0, 1, 2 at {_cells(ds, bad)}"))
+        problems.append(problem("settlement", "settlement", *_cells(ds, bad)))
     for route in ROUTES:
         steps = route_steps(ds, route)
         for k, (dx, dy) in enumerate(DELTAS.tolist()):
             back = shifted(steps[(k + 4) % 8], dx, dy, False)
             one_way = steps[k] & ~back
             if one_way.any():
-                d = list(Direction)[k].key
-                problems.append(
-                    Problem(
-                        route,
-                        f"leaves toward {d} with no way back (or off the map) "
-                        f"at {_cells(ds, one_way)}",
-                    )
-                )
+                d = list(Direction)[k]
+                problems.append(problem("one_way", route, *_cells(ds, one_way), d=d.key, d_ru=d.ru))
     water = relief == Relief.WATER
     for route in ROUTES:
         bad = water & (ds[route].values > 0)
         if bad.any():
-            problems.append(Problem(route, f"on water at {_cells(ds, bad)}"))
+            problems.append(problem("on_water", route, *_cells(ds, bad)))
     return problems
 
 
@@ -398,21 +389,17 @@ def trail_warnings(ds: xr.Dataset) -> list[Problem]:
         inside &= along | (neighbour_closed & ~neighbour_road)
     if not inside.any():
         return []
-    what = (
-        f"ends at {_cells(ds, inside)} inside swamp or mountains: troops that go there only along "
-        "trails (т.д., м.д., сау.д., table 4) cannot enter it from outside"
-    )
-    return [Problem("trail", what)]
+    return [problem("trail_ends", "trail", *_cells(ds, inside))]
 
 
-def _cells(ds: xr.Dataset, mask: np.ndarray, limit: int = 5) -> str:
+def _cells(ds: xr.Dataset, mask: np.ndarray, limit: int = 5) -> tuple[list[str], int]:
+    """The first cells of `mask`, and how many more it has."""
     ii, jj = np.nonzero(mask)
     cells = [
         str(Cell(int(ds.lon[i]), int(ds.lat[j])))
         for i, j in zip(ii[:limit], jj[:limit], strict=True)
     ]
-    more = f" and {len(ii) - limit} more" if len(ii) > limit else ""
-    return " ".join(cells) + more
+    return cells, max(0, len(ii) - limit)
 
 
 def validate(ds: xr.Dataset, source: str = "theatre") -> xr.Dataset:
@@ -423,14 +410,11 @@ def validate(ds: xr.Dataset, source: str = "theatre") -> xr.Dataset:
     return ds
 
 
-class TheatreError(StrategiaError):
+class TheatreError(ProblemsError):
     """A malformed theatre dataset; every problem is listed."""
 
     def __init__(self, source: str, problems: list[Problem]) -> None:
-        self.source = source
-        self.problems = problems
-        lines = "\n".join(f"  - {p}" for p in problems)
-        super().__init__(f"{source}: {len(problems)} problem(s) in the theatre\n{lines}")
+        super().__init__(source, problems, "  - ")
 
 
 # --- NetCDF -------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from strategia.core.i18n import Text, check_lang
 from strategia.engine.state import initial_state
 from strategia.game.views import mediator_view, to_geojson
 from strategia.notation.refs import Placement
+from strategia.notation.say import say
 from strategia.rules.kinds import Side
 from strategia.theatre import terrain
 from strategia.theatre.builder import ScenarioBuilder
@@ -89,24 +90,30 @@ class BuilderPanel:
         )
         self.place_name = w.Text(
             description=Text("name of the place", "название пункта")(lang_),
-            placeholder="Красноград",
+            placeholder=Text("Redgrad", "Красноград")(lang_),
             style=LABELLED,
         )
         self.placements = w.Textarea(
             description=Text("deployment (6.3)", "расстановка (6.3)")(lang_),
-            placeholder="17 с.д. - 45,22 фронтом на восток\n2 т.к. расположен между 13-18 и 13-21",
+            placeholder=Text(
+                "17 RD - 45,22 facing E\n2 TC between 13,18 and 13,21",
+                "17 с.д. - 45,22 фронтом на восток\n2 т.к. расположен между 13-18 и 13-21",
+            )(lang_),
             style=LABELLED,
             layout=w.Layout(width="95%", height="70px"),
         )
         self.oob = w.Textarea(
             description=Text("corps and armies", "корпуса и армии")(lang_),
-            placeholder="1 с.к.: 1 с.д., 2 с.д., 3 с.д.\n1 А: 1 с.к., 17 с.д.",
+            placeholder=Text(
+                "1 RC: 1 RD, 2 RD, 3 RD\n1 A: 1 RC, 17 RD",
+                "1 с.к.: 1 с.д., 2 с.д., 3 с.д.\n1 А: 1 с.к., 17 с.д.",
+            )(lang_),
             style=LABELLED,
             layout=w.Layout(width="95%", height="50px"),
         )
         self.mobilisation = w.Textarea(
             description=Text("reserves (6.4)", "резервы (6.4)")(lang_),
-            placeholder="M+5: 41 с.д., 42 с.д. - 50,33",
+            placeholder=Text("M+5: 41 RD, 42 RD - 50,33", "M+5: 41 с.д., 42 с.д. - 50,33")(lang_),
             style=LABELLED,
             layout=w.Layout(width="95%", height="40px"),
         )
@@ -193,7 +200,7 @@ class BuilderPanel:
             self.b = action(self.b)
             self.report.value = ""
         except (StrategiaError, ValueError, KeyError) as e:
-            self.report.value = f"<span style='color:#b00'>{_e(e)}</span>"
+            self.report.value = f"<span style='color:#b00'>{_e(say(e, self.lang))}</span>"
         self.redraw()
 
     def paint(self, cell: Cell) -> None:
@@ -282,7 +289,10 @@ class BuilderPanel:
             for line in filter(str.strip, mobilisation.splitlines()):
                 m = re.match(r"^\s*(M(?:\+\d+)?)\s*:\s*(.+?)\s+-\s+(\S+)\s*$", line)
                 if not m:
-                    raise StrategiaError(f"{line!r}: expected 'M+5: 41 с.д., 42 с.д. - 50,33'")
+                    raise StrategiaError(
+                        f"{line!r}: expected 'M+5: 41 с.д., 42 с.д. - 50,33'",
+                        ru=f"{line!r}: нужно «M+5: 41 с.д., 42 с.д. - 50,33»",
+                    )
                 b = b.reserves(
                     code, m.group(1), m.group(3), *(d.strip() for d in m.group(2).split(","))
                 )
@@ -292,7 +302,7 @@ class BuilderPanel:
 
     def validate(self) -> list[str]:
         """Every problem of the scenario, listed, and the cells they name marked on the map."""
-        problems = [str(p) for p in self.b.problems()]
+        problems = [p.say(self.lang) for p in self.b.problems()]
         cells = sorted(
             {(int(a), int(b)) for p in problems for a, b in re.findall(r"\b(\d+)[,-](\d+)\b", p)}
         )

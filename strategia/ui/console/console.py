@@ -16,7 +16,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from strategia.core.errors import StrategiaError, say
+from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text, check_lang
 from strategia.engine.movement import reach
@@ -24,9 +24,11 @@ from strategia.engine.result import Result
 from strategia.engine.state import GameState
 from strategia.game import report_render as rr
 from strategia.game.game import Game, GameError
+from strategia.game.order_words import order_in
 from strategia.game.views import mediator_view, to_geojson, view_for
 from strategia.game.war_news import banner
 from strategia.notation.refs import UnitRef
+from strategia.notation.say import say
 from strategia.rules.kinds import side_name
 from strategia.ui.console.panels import Panels
 from strategia.ui.console.sessions import open_game, pointer
@@ -36,6 +38,7 @@ from strategia.ui.widgets.clock import ClockLabel
 from strategia.ui.widgets.mapview import MapView
 from strategia.ui.widgets.notes import war_banner_html
 from strategia.ui.widgets.order_form import error_html, submit_on_enter
+from strategia.ui.widgets.sizes import label_width
 from strategia.ui.widgets.watch import caught_up, watch
 
 
@@ -137,10 +140,13 @@ class Console:
             description=T["undo"](self.lang), layout=w.Layout(width="230px")
         )
         self.find_box = w.Text(
-            placeholder=Text("unit: 21 т.д.", "часть: 21 т.д.")(self.lang),
+            placeholder=Text("unit: 21 TD", "часть: 21 т.д.")(self.lang),
             layout=w.Layout(width="140px"),
         )
-        self.find_button = w.Button(description=T["find"](self.lang), layout=w.Layout(width="70px"))
+        self.find_button = w.Button(
+            description=T["find"](self.lang),
+            layout=w.Layout(width=label_width(T["find"](self.lang))),
+        )
         self.view_choice.observe(lambda ch: self.set_viewer(str(ch["new"])), names="value")
         self.end_button.on_click(lambda _: self.end_turn())
         self.undo_button.on_click(lambda _: self.undo())
@@ -157,7 +163,9 @@ class Console:
             f"{marks.legend_marks(self.lang)}</div></details>"
         )
         self.whole = w.Button(
-            description=T["whole"](self.lang), layout=w.Layout(width="100px"), icon="expand"
+            description=T["whole"](self.lang),
+            layout=w.Layout(width=label_width(T["whole"](self.lang), icon=True)),
+            icon="expand",
         )
         self.whole.on_click(lambda _: self.mapview.fit())
         self.back_button = w.Button(
@@ -259,7 +267,7 @@ class Console:
             self.undo_button.tooltip = ""
             self.undo_button.disabled = True
             return
-        what = last.data.get("order") or last.data.get("text") or ""
+        what = order_in(str(last.data.get("order") or ""), self.lang) or last.data.get("text") or ""
         self.undo_button.description = f"{T['undo'](self.lang)}: {what}"
         self.undo_button.tooltip = self.undo_button.description
         self.undo_button.disabled = False

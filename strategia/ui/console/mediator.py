@@ -19,6 +19,7 @@ from strategia.core.numbers import turns
 from strategia.engine.state import GameState
 from strategia.game.channel import channel
 from strategia.game.game import Game
+from strategia.game.order_words import order_in
 from strategia.notation.refs import UnitRef
 from strategia.ui.widgets.order_form import submit_on_enter, unit_info
 
@@ -234,7 +235,7 @@ class JournalPanel:
             e = g.journal.entries[at - 1]
             en, ru = KINDS.get(e.kind, (e.kind, e.kind))
             what = (ru if lang == "ru" else en) + (
-                f": {e.data['order']}" if "order" in e.data else ""
+                f": {order_in(e.data['order'], lang)}" if "order" in e.data else ""
             )
             self.where.value = (
                 "<b style='color:#8a5a00'>"

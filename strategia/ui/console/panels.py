@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import ipywidgets as w
 
-from strategia.core.errors import StrategiaError, say
+from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
@@ -25,7 +25,9 @@ from strategia.explain.render import explanation_html
 from strategia.game import recon
 from strategia.game.channel import channel
 from strategia.game.game import Game
+from strategia.game.order_words import question_in
 from strategia.notation.refs import UnitRef
+from strategia.notation.say import say
 from strategia.rules.kinds import side_name
 from strategia.ui.console.battles import BattlesPanel
 from strategia.ui.console.mediator import JournalPanel, MediatorPanel
@@ -100,7 +102,9 @@ class Panels:
             options=console._viewers()[1:], description=Text("side", "сторона")(lang)
         )
         self._default_side()
-        self.question = w.Text(placeholder="где 21 т.д.?", layout=w.Layout(width="98%"))
+        self.question = w.Text(
+            placeholder=Text("where is 21 TD?", "где 21 т.д.?")(lang), layout=w.Layout(width="98%")
+        )
         self.ask = w.Button(description=Text("Ask", "Спросить")(lang))
         self.ask_forms = w.HTML(question_examples_html(lang))
         self.ask_error = w.HTML()
@@ -213,7 +217,8 @@ class Panels:
             flag = Text("true", "верно") if a.get("true") else Text("FALSE", "ЛОЖЬ")
             truth = f" <i>({flag(lang)})</i>" if mediator else ""
             who = f"[{_e(side_name(a['side'], lang, capital=True))}, {a['turn']}]"
-            rows.append(f"<li>{who} {_e(a['question'])} → <b>{_e(answer)}</b>{truth}</li>")
+            asked = question_in(a["question"], lang)
+            rows.append(f"<li>{who} {_e(asked)} → <b>{_e(answer)}</b>{truth}</li>")
         self.answers.value = f"{self._budget()}<ul>{''.join(rows)}</ul>"
         sides = sorted({s.side for s in g.scenario.states})
         if mediator:

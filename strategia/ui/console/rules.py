@@ -9,6 +9,7 @@ from typing import Any
 import ipywidgets as w
 
 from strategia.core.i18n import Lang, Text, check_lang
+from strategia.core.numbers import fixed
 from strategia.explain.render import explanation_html
 from strategia.rules import RuleSet, load_ruleset
 from strategia.rules.kinds import DivisionKind, Facing, Formation, RegimentsFacing
@@ -69,18 +70,15 @@ class RatingWorkbench:
 
     def _new_kind(self, *_: Any) -> None:
         division = new_division(1, self.kind.value, self.rules())
-        sliders = []
-        for reg in division.regiments:
-            s = w.FloatSlider(value=1.0, min=0.0, max=1.0, step=0.05, description=reg.kind.ru)
-            s.observe(self._update, names="value")
-            sliders.append(s)
-        self.strengths.children = sliders
+        self.sliders = [strength_slider(reg.kind.label(self.lang), self.lang, self._update)
+                        for reg in division.regiments]  # fmt: skip
+        self.strengths.children = [box for _, box in self.sliders]
         self._update()
 
     def _update(self, *_: Any) -> None:
         rules = self.rules()
         division = new_division(1, self.kind.value, rules).with_strengths(
-            tuple(float(s.value) for s in self.strengths.children)
+            tuple(float(s.value) for s, _ in self.sliders)
         )
         r = rating(
             division,
@@ -94,6 +92,21 @@ class RatingWorkbench:
             parts.append(explanation_html(support_rating(division, rules).explanation, self.lang))
         self.value = r.value
         self.result.value = "".join(parts)
+
+
+def strength_slider(label: str, lang: Lang, changed: Any) -> tuple[w.FloatSlider, w.HBox]:
+    """A regiment's strength from 0 to 1, its value written as the reader writes numbers (1,00
+    in Russian: a slider's own readout cannot write a decimal comma)."""
+    slider = w.FloatSlider(value=1.0, min=0.0, max=1.0, step=0.05, description=label,
+                           readout=False)  # fmt: skip
+    shown = w.Label(fixed(slider.value, lang), layout=w.Layout(width="3.5em"))
+
+    def show(change: dict[str, Any]) -> None:
+        shown.value = fixed(float(change["new"]), lang)
+        changed()
+
+    slider.observe(show, names="value")
+    return slider, w.HBox([slider, shown])
 
 
 def rules_sheet_panel(lang: Lang = "en", house: list[str] | None = None, level: int = 3) -> w.VBox:

@@ -12,6 +12,7 @@ import ipywidgets as w
 
 from strategia.core.i18n import Lang, Text
 from strategia.game.game import Game
+from strategia.game.order_words import order_in
 from strategia.rules.kinds import side_name
 from strategia.ui.widgets.order_form import submit_on_enter
 
@@ -75,14 +76,16 @@ class SealedPanel:
         sealed = g.submitted()
         rows = "".join(
             f"<tr><td>{s['seq']}</td><td>{_e(side_name(s['side'], lang, capital=True))}</td>"
-            f"<td><code>{_e(s['order'])}</code></td><td>{_e(s['time'][11:19])}</td>"
+            f"<td><code>{_e(order_in(s['order'], lang))}</code></td><td>{_e(s['time'][11:19])}</td>"
             f"<td>{_e('; '.join(s['notes']))}</td></tr>"
             for s in sealed
         )
         body = f"<table>{rows}</table>" if rows else f"<p><i>{WORDS['none'](lang)}</i></p>"
         self.table.value = f"<p><b>{WORDS['title'](lang)}</b></p>{body}"
         chosen = self.entry.value
-        self.entry.options = [(f"{s['seq']}: {s['order']}", s["seq"]) for s in sealed]
+        self.entry.options = [
+            (f"{s['seq']}: {order_in(s['order'], lang)}", s["seq"]) for s in sealed
+        ]
         seqs = [s["seq"] for s in sealed]
         if seqs:
             self.entry.value = chosen if chosen in seqs else seqs[0]

@@ -7,7 +7,7 @@ import html
 
 from strategia.core.i18n import Lang, Text
 from strategia.engine.result import Result
-from strategia.explain.render import explanation_html
+from strategia.explain.render import explanation_html, rule_label
 from strategia.game import report_render as rr
 from strategia.game.game import Game
 from strategia.rules.kinds import side_name
@@ -75,7 +75,9 @@ def breakdown_html(result: Result, viewer: str, lang: Lang, turn: int) -> str:
     if viewer != "mediator":
         return out
     if result.cuts:
-        cuts = "".join(f"<li>[{_e(c.rule)}] {_e(c.reason(lang))}</li>" for c in result.cuts)
+        cuts = "".join(
+            f"<li>[{_e(rule_label(c.rule, lang))}] {_e(c.reason(lang))}</li>" for c in result.cuts
+        )
         head = T["nothing"] if result.cut_to_nothing else T["cut"]
         out += f"<p style='color:#b00'>{head(lang)}:</p><ul>{cuts}</ul>"
     if result.battle is not None or result.explanation.rule == "9.7":

@@ -13,7 +13,7 @@ import ipywidgets as w
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text
-from strategia.core.numbers import unit_word
+from strategia.core.numbers import num, quantity, unit_word
 from strategia.engine.apply import advance, apply
 from strategia.engine.artillery import efficiency, in_range
 from strategia.engine.state import GameState, initial_state
@@ -92,12 +92,14 @@ def by_ground(lang: Lang | None = None) -> Picture:
     names = [Terrain.from_key(r).label(lang) for r in RELIEFS]
     ax.bar(names, shares, color="#6d4c41")
     for x, v in enumerate(shares):
-        ax.text(x, v + 0.01, fmt(v), ha="center", fontsize=8)
+        ax.text(x, v + 0.01, fmt(v, lang), ha="center", fontsize=8)
     ax.set_ylabel(WORDS["destroyed"](lang), fontsize=8)
     ax.set_xlabel(WORDS["ground"](lang), fontsize=8)
     ax.tick_params(labelsize=8)
     ax.set_ylim(0, 0.6)
-    return picture(fig, "\n".join(f"{n}: {fmt(v)}" for n, v in zip(names, shares, strict=True)))
+    return picture(
+        fig, "\n".join(f"{n}: {fmt(v, lang)}" for n, v in zip(names, shares, strict=True)), lang
+    )
 
 
 def range_chart(lang: Lang | None = None) -> Picture:
@@ -118,13 +120,15 @@ def range_chart(lang: Lang | None = None) -> Picture:
         )
         ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=WORDS[label](lang))
         km = unit_word("km", 5, lang)
-        values = ", ".join(f"{p[0]:.3g} {km}: {fmt(round(p[1], 1))}%" for p in pts)
+        values = ", ".join(
+            f"{num(p[0], lang)} {km}: {quantity(round(p[1], 1), '%', lang)}" for p in pts
+        )
         alts.append(f"{WORDS[label](lang)}: {values}")
     ax.set_xlabel(WORDS["distance"](lang), fontsize=8)
     ax.set_ylabel(WORDS["efficiency"](lang), fontsize=8)
     ax.legend(fontsize=8)
     ax.grid(True, lw=0.3)
-    return picture(fig, "\n".join(alts))
+    return picture(fig, "\n".join(alts), lang)
 
 
 # --- the example of 9.7d ------------------------------------------------------------------------
@@ -157,13 +161,13 @@ def example_9_7d(lang: Lang | None = None) -> tuple[Picture, Html]:
         ax.plot([22], [10], "x", color="#b71c1c", ms=26, mew=3, zorder=10)
         tm.draw_counters(ax, to_geojson(mediator_view(st)))
         ax.set_title(WORDS[title](lang), fontsize=9)
-    line = WORDS["strength"].format(a=fmt(round(before, 3)), b=fmt(round(after, 3)))(lang)
+    line = WORDS["strength"].format(a=fmt(before, lang), b=fmt(after, lang))(lang)
     text = f"<p><b>{line}</b></p>" + "".join(
         f"<p><b>{r.outcome(lang)}</b></p>{explanation_html(r.explanation, lang)}"
         for r in (r1, r2, r3)
     )
     alt = "\n".join([line, *(r.outcome(lang) for r in (r1, r2, r3))])
-    return picture(fig, alt), Html(text, alt)
+    return picture(fig, alt, lang), Html(text, alt)
 
 
 # --- the workbench ------------------------------------------------------------------------------
@@ -182,7 +186,9 @@ def artillery_workbench(lang: Lang | None = None) -> Live:
 
     def show(*_: Any) -> None:
         share, result = destroyed(relief.value, dx.value, dy.value, level.value)
-        head = f"<p><b>{WORDS['destroyed'](lang)}: {fmt(share)}</b> — {result.outcome(lang)}</p>"
+        head = (
+            f"<p><b>{WORDS['destroyed'](lang)}: {fmt(share, lang)}</b> — {result.outcome(lang)}</p>"
+        )
         out.value = head + explanation_html(result.explanation, lang)
 
     for c in (relief, dx, dy, level):

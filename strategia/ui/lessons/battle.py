@@ -174,11 +174,11 @@ def by_ground(lang: Lang | None = None) -> Picture:
     ax.legend(fontsize=8)
     ax.grid(True, axis="y", lw=0.3)
     alt = "\n".join(
-        f"{c[0]}: {WORDS['attacker_loss'](lang)} {fmt(f.attacker_loss)}, "
-        f"{WORDS['defender_loss'](lang)} {fmt(f.defender_loss)}"
+        f"{c[0]}: {WORDS['attacker_loss'](lang)} {fmt(f.attacker_loss, lang)}, "
+        f"{WORDS['defender_loss'](lang)} {fmt(f.defender_loss, lang)}"
         for c, f in zip(cases, results, strict=True)
     )
-    return picture(fig, alt)
+    return picture(fig, alt, lang)
 
 
 def echelons(lang: Lang | None = None) -> Html:
@@ -198,7 +198,7 @@ def support(lang: Lang | None = None) -> Html:
         rows.append((f.shown(lang), f.result.outcome(lang), f.attacker_loss, f.defender_loss))
     heads = [WORDS[k](lang) for k in ("order", "outcome", "attacker_loss", "defender_loss")]
     alt = "\n".join(" | ".join(str(v) for v in r) for r in rows)
-    return Html(table_html(heads, rows), alt)
+    return Html(table_html(heads, rows, lang=lang), alt)
 
 
 def _defender_rating(f: Fought, unit: str) -> float:
@@ -225,8 +225,10 @@ def supporting_formation(lang: Lang | None = None) -> Html:
                      last.attacker_loss, last.defender_loss))  # fmt: skip
     assert last is not None
     heads = [WORDS[k](lang) for k in ("formation", "rating", "attacker_loss", "defender_loss")]
-    alt = "\n".join(" | ".join(fmt(v) if isinstance(v, float) else v for v in r) for r in rows)
-    return Html(table_html(heads, rows) + show_battle(last, lang).html, alt)
+    alt = "\n".join(
+        " | ".join(fmt(v, lang) if isinstance(v, float) else v for v in r) for r in rows
+    )
+    return Html(table_html(heads, rows, lang=lang) + show_battle(last, lang).html, alt)
 
 
 def two_sides(lang: Lang | None = None) -> Html:
@@ -248,7 +250,7 @@ def two_sides(lang: Lang | None = None) -> Html:
         assert last.result.battle is not None
         d = next(x for x in last.result.battle.units if x.unit == "101 с.д.")
         blows = "; ".join(
-            f"{Facing.from_key(b.side).label(lang)} × {fmt(b.weight)} = {fmt(b.rating)}"
+            f"{Facing.from_key(b.side).label(lang)} × {fmt(b.weight, lang)} = {fmt(b.rating, lang)}"
             for b in d.blows
         )
         rows.append((WORDS[case](lang), blows, d.rating, last.attacker_loss,
@@ -256,8 +258,10 @@ def two_sides(lang: Lang | None = None) -> Html:
     assert last is not None
     heads = [WORDS[k](lang) for k in ("attackers", "blows", "rating", "attacker_loss",
                                       "defender_loss")]  # fmt: skip
-    alt = "\n".join(" | ".join(fmt(v) if isinstance(v, float) else v for v in r) for r in rows)
-    return Html(table_html(heads, rows) + show_battle(last, lang).html, alt)
+    alt = "\n".join(
+        " | ".join(fmt(v, lang) if isinstance(v, float) else v for v in r) for r in rows
+    )
+    return Html(table_html(heads, rows, lang=lang) + show_battle(last, lang).html, alt)
 
 
 def outcome_by_ratio(ratios: list[float], level: int = 2) -> list[tuple[float, float, float]]:
@@ -294,8 +298,8 @@ def ratio_chart(lang: Lang | None = None) -> Picture:
     ax.set_ylabel(WORDS["share"](lang), fontsize=8)
     ax.legend(fontsize=8)
     ax.grid(True, lw=0.3)
-    alt = "\n".join(f"{fmt(r)}: {fmt(a)} / {fmt(d)}" for r, a, d in data)
-    return picture(fig, alt)
+    alt = "\n".join(f"{fmt(r, lang)}: {fmt(a, lang)} / {fmt(d, lang)}" for r, a, d in data)
+    return picture(fig, alt, lang)
 
 
 # --- the workbench ------------------------------------------------------------------------------

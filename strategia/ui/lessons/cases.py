@@ -79,7 +79,7 @@ def _board(run: CaseRun, lang: Lang) -> Picture:
         tm.draw_theatre(ax, st.theatre, run.case.level, lang, window)
         tm.draw_counters(ax, to_geojson(mediator_view(st)))
         ax.set_title(WORDS[title](lang), fontsize=9)
-    return picture(fig, f"{run.case.id}: {WORDS['before'](lang)} / {WORDS['after'](lang)}")
+    return picture(fig, f"{run.case.id}: {WORDS['before'](lang)} / {WORDS['after'](lang)}", lang)
 
 
 def _verdict(run: CaseRun, lang: Lang) -> tuple[str, str]:

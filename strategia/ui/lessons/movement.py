@@ -15,6 +15,7 @@ from matplotlib.axes import Axes
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Lang, Text
+from strategia.core.numbers import num
 from strategia.engine.apply import apply
 from strategia.engine.movement import reach
 from strategia.engine.state import GameState, initial_state
@@ -87,7 +88,7 @@ def draw_reach(
     tm.draw_theatre(ax, state.theatre, state.level, lang, window)
     tm.draw_cells(ax, cells, tm.cost_colours(costs, r.budget))
     for (x, y), c in zip(cells, costs, strict=True):
-        ax.text(x, y, f"{c:.2g}", ha="center", va="center", fontsize=6.5, zorder=8)
+        ax.text(x, y, num(c, lang, digits=2), ha="center", va="center", fontsize=6.5, zorder=8)
     tm.draw_counters(ax, to_geojson(mediator_view(state)))
     return len(cells)
 
@@ -156,7 +157,7 @@ def theatre_reach(
         ax.set_title(f"{case.caption(lang)}\n{WORDS['cells'](lang).format(n=n)}", fontsize=9)
         alts.append(f"{case.caption(lang)}: {n}")
     fig.suptitle(WORDS["numbers"](lang), fontsize=9)
-    return picture(fig, "\n".join(alts))
+    return picture(fig, "\n".join(alts), lang)
 
 
 # --- the example of 9.3 -------------------------------------------------------------------------
@@ -192,7 +193,7 @@ def example_9_3(lang: Lang | None = None) -> tuple[Picture, Html]:
         + explanation_html(result.explanation, lang)
     )
     alt = f"{player}: {result.outcome(lang)}\n{mediator}: {cuts}"
-    return picture(fig, alt), Html(text, alt)
+    return picture(fig, alt, lang), Html(text, alt)
 
 
 # --- the workbench ------------------------------------------------------------------------------
@@ -237,7 +238,7 @@ def movement_workbench(lang: Lang | None = None, level: int = 2) -> Live:
         ax = fig.subplots()
         n = draw_reach(ax, state, ref, rules, mode.value, lang, (1, 16, 1, 9))
         ax.set_title(WORDS["cells"](lang).format(n=n), fontsize=9)
-        pic = picture(fig, f"{kind.value.ru}: {WORDS['cells'](lang).format(n=n)}")
+        pic = picture(fig, f"{kind.value.label(lang)}: {WORDS['cells'](lang).format(n=n)}", lang)
         first.append(pic)
         image.value = pic.png
         text.value = breakdown
@@ -280,7 +281,7 @@ def turning(lang: Lang | None = None, kind: str = "т.д.", to: str = "севе�
         title = f"{caption(lang)}: {WORDS['cells'](lang).format(n=n)}"
         ax.set_title(title, fontsize=9)
         alts.append(title)
-    return picture(fig, "\n".join([*alts, res.outcome(lang)]))
+    return picture(fig, "\n".join([*alts, res.outcome(lang)]), lang)
 
 
 def march(lang: Lang | None = None) -> Html:

@@ -15,6 +15,7 @@ import ipywidgets as w
 from strategia.core.i18n import Lang, Text
 from strategia.explain.render import explanation_html, fmt, rule_label
 from strategia.rules import RuleSet, load_ruleset
+from strategia.rules.english import en
 from strategia.rules.kinds import Facing, Formation, RegimentsFacing, Role
 from strategia.rules.ratings import contributions, derivation_check, rating
 from strategia.rules.units import Division, new_division
@@ -77,13 +78,13 @@ def division_svg(
         n = max(len(items), 1)
         for i, c in enumerate(items):
             x = width / 2 - n * 36 + i * 72
-            label = html.escape(c.regiment.kind.ru)
+            label = html.escape(c.regiment.kind.label(lang))
             text = "<text x='{}' y='{}' font-size='10' text-anchor='middle'>{}</text>"
             boxes.append(
                 f"<rect x='{x}' y='{y}' width='64' height='30' fill='{ROLE_COLOUR[c.role]}' "
                 "stroke='#333'/>"
                 + text.format(x + 32, y + 14, label)
-                + text.format(x + 32, y + 26, f"{c.role.key} {c.value:g}")
+                + text.format(x + 32, y + 26, f"{c.role.key} {fmt(c.value, lang)}")
             )
     angle = BLOW_ANGLE[facing]
     mid = width / 2
@@ -120,8 +121,8 @@ def diagram(
     rules = load_ruleset(level=2)
     d = new_division(1, kind, rules)
     r = rating(d, rules, formation=formation, facing=facing, regiments_facing=regiments_facing)
-    alt = f"{d.kind.ru}: {formation.label(lang)}, {facing.label(lang)}, "
-    alt += f"{regiments_facing.label(lang)} = {fmt(r.value)}"
+    alt = f"{d.kind.label(lang)}: {formation.label(lang)}, {facing.label(lang)}, "
+    alt += f"{regiments_facing.label(lang)} = {fmt(r.value, lang)}"
     return Svg(division_svg(d, rules, formation, facing, regiments_facing, lang), alt)
 
 
@@ -133,7 +134,8 @@ def breakdown(
     rules = load_ruleset(level=2)
     r = rating(new_division(5, kind, rules), rules, facing=facing)
     return Html(
-        explanation_html(r.explanation, lang), f"{kind}, {facing.label(lang)} = {r.value:g}"
+        explanation_html(r.explanation, lang),
+        f"{en(kind) if lang == 'en' else kind}, {facing.label(lang)} = {fmt(r.value, lang)}",
     )
 
 
@@ -151,7 +153,7 @@ def derivation_table(lang: Lang | None = None) -> Html:
     keys = ("table", "division", "column", "printed", "derived", "agrees")
     heads = [WORDS[k](lang) for k in keys]
     alt = "\n".join(" | ".join(str(v) for v in row) for row in rows)
-    return Html(table_html(heads, rows), alt)
+    return Html(table_html(heads, rows, lang=lang), alt)
 
 
 def ratings_workbench(lang: Lang | None = None, level: int = 2) -> Live:

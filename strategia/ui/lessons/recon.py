@@ -19,6 +19,7 @@ from matplotlib.axes import Axes
 
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
+from strategia.core.numbers import num, quantity
 from strategia.game import recon
 from strategia.game.game import Game
 from strategia.game.questions import parse_question
@@ -70,7 +71,7 @@ WORDS = {
     "cost": Text("costs (questions)", "стоит (вопросов)"),
     "left": Text(
         "{side}: {left} of {allowance} questions left",
-        "{side}: осталось {left} из {allowance} вопросов",
+        "{side}: осталось {left} из {allowance}",
     ),
     "side": Text("side", "сторона"),
     "turn": Text("turn", "ход"),
@@ -144,7 +145,7 @@ def start_the_war(game: Game, lang: Lang | None = None) -> Html:
         game.end_turn()
     heads = [WORDS["turn"](lang), WORDS["order"](lang), WORDS["outcome"](lang)]
     alt = "\n".join(f"{t}: {o} → {r}" for t, o, r in rows)
-    return Html(table_html(heads, rows, WORDS["orders"](lang)), alt)
+    return Html(table_html(heads, rows, WORDS["orders"](lang), lang=lang), alt)
 
 
 def view_of(game: Game, viewer: str) -> SideView:
@@ -232,7 +233,7 @@ def three_maps(game: Game, lang: Lang | None = None) -> Picture:
         ax.text(0.0, -0.16, "\n".join(armies), transform=ax.transAxes, va="top", fontsize=7.5)
         alts.append("; ".join([title, *armies]))
     fig.supxlabel(WORDS["observed"](lang), fontsize=8, y=0.0)
-    return picture(fig, "\n".join(alts))
+    return picture(fig, "\n".join(alts), lang)
 
 
 # --- questions -----------------------------------------------------------------------------------
@@ -258,7 +259,11 @@ def _budget_line(game: Game, side: str, lang: Lang) -> str:
     own = [a for a in game.answers if a["side"] == side]
     b = recon.budget(game.state, side, game.rules, own)
     return WORDS["left"].format(
-        side=WORDS[side](lang), left=f"{b.left:g}", allowance=f"{b.allowance:g}"
+        side=WORDS[side](lang),
+        left=num(b.left, lang),
+        allowance=quantity(b.allowance, "q", lang, case="gen")
+        if lang == "ru"
+        else num(b.allowance, lang),
     )(lang)
 
 
@@ -270,11 +275,16 @@ def _answers_table(
         WORDS["answer"].format(side=WORDS[side](lang))(lang),
         WORDS["cost"](lang),
     ]
-    return table_html(heads, rows) + f"<p><b>{html.escape(_budget_line(game, side, lang))}</b></p>"
+    return (
+        table_html(heads, rows, lang=lang)
+        + f"<p><b>{html.escape(_budget_line(game, side, lang))}</b></p>"
+    )
 
 
 def _answers_alt(game: Game, side: str, rows: Sequence[tuple[str, str, float]], lang: Lang) -> str:
-    return "\n".join([*(f"{q} → {a} ({c:g})" for q, a, c in rows), _budget_line(game, side, lang)])
+    return "\n".join(
+        [*(f"{q} → {a} ({num(c, lang)})" for q, a, c in rows), _budget_line(game, side, lang)]
+    )
 
 
 def recon_workbench(game: Game, lang: Lang | None = None) -> Live:
@@ -304,7 +314,7 @@ def recon_workbench(game: Game, lang: Lang | None = None) -> Live:
         ax = fig.subplots()
         view = draw_view(ax, game, side.value, lang)
         ax.set_title(WORDS[side.value](lang), fontsize=10, fontweight="bold")
-        pic = picture(fig, "; ".join(army_lines(view, lang)))
+        pic = picture(fig, "; ".join(army_lines(view, lang)), lang)
         first.append(pic)
         image.value = pic.png
         rows = [

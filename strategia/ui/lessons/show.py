@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, ScalarFormatter
 
 from strategia.core.i18n import Lang, Text, check_lang
-from strategia.core.numbers import quantity
+from strategia.core.numbers import num, quantity
 from strategia.explain.render import fmt, rule_label
 from strategia.rules import RuleSet
 from strategia.rules.kinds import RegimentKind
@@ -86,11 +87,22 @@ def new_figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height), dpi=DPI, layout="constrained")
 
 
-def picture(fig: Figure, alt: str) -> Picture:
-    """The figure as a PNG (the same bytes for the same drawing: no date, no version stamp)."""
+def picture(fig: Figure, alt: str, lang: Lang | None = None) -> Picture:
+    """The figure as a PNG (the same bytes for the same drawing: no date, no version stamp), its
+    axes' numbers written in `lang` (the lesson's by default): 0,2 in Russian."""
+    localise_ticks(fig, lang or lesson_lang())
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
     return Picture(buf.getvalue(), alt)
+
+
+def localise_ticks(fig: Figure, lang: Lang) -> None:
+    """Every axis of `fig` that writes its own numbers writes them as the reader does (a decimal
+    comma in Russian, no float noise); labels set by hand are left as set."""
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if isinstance(axis.get_major_formatter(), ScalarFormatter):
+                axis.set_major_formatter(FuncFormatter(lambda v, _, lang=lang: num(v, lang)))
 
 
 @dataclass
@@ -138,12 +150,15 @@ def table_html(
     rows: Iterable[Sequence[object]],
     caption: str = "",
     foot: Sequence[str] = (),
+    lang: Lang | None = None,
 ) -> str:
-    """An HTML table: numbers right-aligned, everything escaped."""
+    """An HTML table: numbers right-aligned (written in `lang`, the lesson's by default),
+    everything escaped."""
+    lang = lang or lesson_lang()
 
     def cell(tag: str, v: object) -> str:
         number = isinstance(v, int | float) and not isinstance(v, bool)
-        text = fmt(v) if number else str(v)  # type: ignore[arg-type]
+        text = fmt(v, lang) if number else str(v)  # type: ignore[arg-type]
         cls = ' class="num"' if number else ""
         return f"<{tag}{cls}>{html.escape(text)}</{tag}>"
 
@@ -163,7 +178,7 @@ def cell_text(rules: RuleSet, entry: str, row: str, column: str, lang: Lang) -> 
     if isinstance(v, str) and v in SPECIAL:
         text = SPECIAL[v](lang)
     elif isinstance(v, list):  # a list of regiments (table 1)
-        text = ", ".join(RegimentKind.from_key(k).ru for k in v) or "—"
+        text = ", ".join(RegimentKind.from_key(k).label(lang) for k in v) or "—"
     elif p.unit == "×":
         text = "×" + fmt(v, lang)
     elif isinstance(v, int | float) and not isinstance(v, bool) and p.unit:
@@ -197,7 +212,7 @@ def entry_table(
     foot = [RECONSTRUCTED_MARK + " " + RECONSTRUCTED(lang)] if marked else []
     caption = f"{e.title(lang)} ({rule_label(e.rule, lang)})"
     alt = "\n".join([caption, " | ".join(heads), *(" | ".join(g) for g in grid)])
-    return Html(table_html(heads, grid, caption, foot), alt)
+    return Html(table_html(heads, grid, caption, foot, lang), alt)
 
 
 RECONSTRUCTED = Text(

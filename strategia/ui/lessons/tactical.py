@@ -144,8 +144,8 @@ def _state(table: Table, name: str, rules: RuleSet, lang: Lang) -> str:
         name=u.name,
         formation=u.formation.label(lang),
         condition=u.condition.label(lang),
-        cm=fmt(round(float(u.moved), 2)),
-        spent=f"{fmt(str(u.spent))} {unit_word('turn', float(u.spent), lang)}",
+        cm=fmt(round(float(u.moved), 2), lang),
+        spent=f"{fmt(str(u.spent), lang)} {unit_word('turn', float(u.spent), lang)}",
     )(lang)
 
 
@@ -181,7 +181,7 @@ def walk(example: Example, lang: Lang | None = None) -> tuple[Picture, Html]:
             ax.text(
                 example.box[1] - 0.5,
                 example.box[2] + 0.5,
-                f"{fmt(round(float(moved), 2))} {unit_word('cm', 5, lang)}",
+                f"{fmt(round(float(moved), 2), lang)} {unit_word('cm', 5, lang)}",
                 ha="right",
                 va="bottom",
                 fontsize=9,
@@ -190,7 +190,7 @@ def walk(example: Example, lang: Lang | None = None) -> tuple[Picture, Html]:
             )
         alts.append(f"{label}: {_state(table, example.unit, rules, lang)}")
     text = "".join(f"<p><b>{label}</b></p>{explanation_html(step, lang)}" for label, step in steps)
-    return picture(fig, "\n".join(alts)), Html(text, "\n".join(alts))
+    return picture(fig, "\n".join(alts), lang), Html(text, "\n".join(alts))
 
 
 # --- a turn, phase by phase ---------------------------------------------------------------------
@@ -234,11 +234,10 @@ def a_turn(lang: Lang | None = None) -> tuple[Picture, Html]:
         draw_table(ax, battle, game.rules, lang, GROVE_BOX)
         ax.set_title(title, fontsize=9)
     alt = "\n".join(
-        f"{title}: "
-        + "; ".join(f"{u.name} {fmt(round(u.x, 1))},{fmt(round(u.y, 1))}" for u in b.table.units)
+        f"{title}: " + "; ".join(f"{u.name} {_at(u.x, u.y, lang)}" for u in b.table.units)
         for title, b in frames
     )
-    return picture(fig, alt), Html("".join(texts), alt)
+    return picture(fig, alt, lang), Html("".join(texts), alt)
 
 
 def phase_title(battle: Battle, rules: RuleSet, lang: Lang) -> str:
@@ -256,7 +255,7 @@ def live_table(game: TacticalGame | None = None, lang: Lang | None = None) -> Li
     fig = new_figure(8, 5.6)
     box = (0.0, game.skirmish.width, 0.0, game.skirmish.height)
     draw_table(fig.subplots(), game.battle, game.rules, lang, box)
-    still = picture(fig, phase_title(game.battle, game.rules, lang))
+    still = picture(fig, phase_title(game.battle, game.rules, lang), lang)
     return Live(table.widget, still, still.alt)
 
 
@@ -271,3 +270,10 @@ def rule_tables(rules: RuleSet | None = None, lang: Lang | None = None) -> Html:
     lang = lang or lesson_lang()
     tables = [entry_table(rules, key, lang) for key in RULE_TABLES]
     return Html("".join(t.html for t in tables), "\n\n".join(t.alt for t in tables))
+
+
+def _at(x: float, y: float, lang: Lang) -> str:
+    """A point of the table as the reader writes it: 3.5,4.2 (ru «3,5; 4,2»: a decimal comma)."""
+    if lang == "ru":
+        return f"{fmt(round(x, 1), lang)}; {fmt(round(y, 1), lang)}"
+    return f"{fmt(round(x, 1))},{fmt(round(y, 1))}"

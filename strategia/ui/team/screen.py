@@ -19,7 +19,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from strategia.core.errors import StrategiaError, say
+from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text, check_lang
 from strategia.engine.movement import reach
@@ -29,8 +29,10 @@ from strategia.game import report_render as rr
 from strategia.game.accounts import Told
 from strategia.game.channel import SideChannel, channel
 from strategia.game.game import Game
+from strategia.game.order_words import order_in, question_in
 from strategia.game.views import SideView, to_geojson
 from strategia.notation.refs import UnitRef
+from strategia.notation.say import say
 from strategia.rules.kinds import side_name
 from strategia.ui.widgets import hover, layers
 from strategia.ui.widgets.clock import ClockLabel
@@ -53,7 +55,7 @@ T = {
     "recon": Text("Reconnaissance", "Разведка"),
     "battles": Text("Battles", "Бои"),
     "ask": Text("Ask", "Спросить"),
-    "question": Text("a question: где 21 т.д.?", "вопрос: где 21 т.д.?"),
+    "question": Text("a question: where is 21 TD?", "вопрос: где 21 т.д.?"),
     "left": Text("questions left", "осталось вопросов"),
     "given": Text("Orders given this turn", "Отданные в этот ход приказы"),
     "none": Text("none yet", "пока нет"),
@@ -212,7 +214,9 @@ class TeamScreen:
 
     def _show_given(self) -> None:
         sealed = [d for d in self.channel.told() if d["kind"] == "sealed"]
-        rows = "".join(f"<li><code>{_e(d['order'])}</code></li>" for d in sealed)
+        rows = "".join(
+            f"<li><code>{_e(order_in(d['order'], self.lang))}</code></li>" for d in sealed
+        )
         body = f"<ul>{rows}</ul>" if rows else f"<p><i>{T['none'](self.lang)}</i></p>"
         self.given.value = (
             f"<p><b>{T['given'](self.lang)}</b></p>{body}" if self.game.simultaneous else ""
@@ -221,7 +225,7 @@ class TeamScreen:
     def _show_answers(self) -> None:
         lang = self.lang
         rows = "".join(
-            f"<li>{T['turn'](lang)} {a['turn']}: {_e(a['question'])} → "
+            f"<li>{T['turn'](lang)} {a['turn']}: {_e(question_in(a['question'], lang))} → "
             f"<b>{_e(a['answer'][lang] if isinstance(a['answer'], dict) else a['answer'])}</b></li>"
             for a in self.channel.answers()
         )

@@ -12,6 +12,7 @@ from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import pct
 from strategia.engine.state import GameState
+from strategia.rules.english import en
 from strategia.rules.kinds import Formation, RegimentsFacing, side_name
 from strategia.theatre import terrain
 from strategia.theatre.terrain import Relief
@@ -76,7 +77,8 @@ def unit_text(p: dict[str, Any], lang: Lang) -> str:
         seen = Text("enemy troops (position only)", "войска противника (только позиция)")
         return f"{_e(side)}: {seen(lang)}"
     kind = KIND_NAMES.get(str(p.get("kind", "")))
-    out = [f"<b>{_e(p['unit'])}</b> ({_e(side)})"]
+    named = en if lang == "en" else str
+    out = [f"<b>{_e(named(p['unit']))}</b> ({_e(side)})"]
     if kind:
         out.append(kind[lang == "ru"])
     strengths = p.get("strengths")
@@ -93,9 +95,9 @@ def unit_text(p: dict[str, Any], lang: Lang) -> str:
         face = Direction.from_key(str(p["facing"])).label(lang)
         out.append(f"{Text('facing', 'фронтом на')(lang)} {face}")
     if p.get("corps"):
-        out.append(str(p["corps"]))
+        out.append(named(p["corps"]))
     if isinstance(regiments, list):  # an enemy seen: the kinds of its regiments only
-        out.append(", ".join(map(str, regiments)))
+        out.append(", ".join(map(named, regiments)))
     return f"{out[0]} — {_e(', '.join(out[1:]))}"
 
 

@@ -48,29 +48,31 @@ def order_menu(lang: Lang) -> list[tuple[str, Form]]:
     ]
 
 
-# The form's fields by slot (its fields joined, its type): (label en, ru, placeholder).
-FIELDS: dict[str, tuple[str, str, str]] = {
-    "unit": ("unit", "часть", "21 т.д."),
-    "cell": ("cell", "клетка", "45,22"),
-    "via": ("via", "через", "44,24 45,24"),
-    "halts": ("halts", "привалы", "40,25 42,25"),
-    "facing": ("facing", "фронтом", ""),
-    "echelons": ("echelons", "эшелоны", "17 с.д., 18 с.д.; 19 с.д."),
-    "support": ("support", "поддержка", "51 а.д."),
-    "pursue": ("pursue to", "преследовать до", "47,23"),
-    "defence": ("defence", "оборона", "оборона: 101 с.д. / отход"),
-    "confirmed": ("confirmed", "подтверждено", ""),
-    "unit+others": ("units", "части", "17 с.д., 18 с.д."),
-    "corps": ("corps", "корпус", "5 с.к."),
-    "into": ("into", "в дивизию", "17 с.д."),
-    "division": ("division", "дивизия", "17 с.д."),
-    "to": ("to", "кому", "18 с.д."),
-    "formation": ("formation", "построение", ""),
-    "regiments": ("regiments", "полки", ""),
-    "regiment+kind": ("regiment", "полк", "2 с.п."),
-    "echelons+rest": ("echelons", "эшелоны", "1 с.п. 17 с.д.; остальные; 2 с.п. 17 с.д."),
-    "gap": ("km between echelons", "через, км", "5"),
-}
+# The form's fields by slot (its fields joined, its type): (label en, ru, placeholder en, ru).
+FIELDS: dict[str, tuple[str, str, str, str]] = {
+    "unit": ("unit", "часть", "21 TD", "21 т.д."),
+    "cell": ("cell", "клетка", "45,22", "45,22"),
+    "via": ("via", "через", "44,24 45,24", "44,24 45,24"),
+    "halts": ("halts", "привалы", "40,25 42,25", "40,25 42,25"),
+    "facing": ("facing", "фронтом", "", ""),
+    "echelons": ("echelons", "эшелоны", "17 RD, 18 RD; 19 RD", "17 с.д., 18 с.д.; 19 с.д."),
+    "support": ("support", "поддержка", "51 AD", "51 а.д."),
+    "pursue": ("pursue to", "преследовать до", "47,23", "47,23"),
+    "defence": ("defence", "оборона", "defend: 101 RD / retreat", "оборона: 101 с.д. / отход"),
+    "confirmed": ("confirmed", "подтверждено", "", ""),
+    "unit+others": ("units", "части", "17 RD, 18 RD", "17 с.д., 18 с.д."),
+    "corps": ("corps", "корпус", "5 RC", "5 с.к."),
+    "into": ("into", "в дивизию", "17 RD", "17 с.д."),
+    "division": ("division", "дивизия", "17 RD", "17 с.д."),
+    "to": ("to", "кому", "18 RD", "18 с.д."),
+    "formation": ("formation", "построение", "", ""),
+    "regiments": ("regiments", "полки", "", ""),
+    "regiment+kind": ("regiment", "полк", "2 RR", "2 с.п."),
+    "echelons+rest": ("echelons", "эшелоны", "1 RR 17 RD; the rest; 2 RR 17 RD",
+                      "1 с.п. 17 с.д.; остальные; 2 с.п. 17 с.д."),
+    "gap": ("km between echelons", "через, км", "5", "5"),
+}  # fmt: skip
+FREE_HINT = Text("17 RD to 45,25", "17 с.д. на 45,25")  # an order in the notation, typed
 CELL_SLOTS = ("to", "cell", "target")  # the required cell of a form, filled by a click
 
 
@@ -113,8 +115,8 @@ class OrderForm:
             style={"description_width": "120px"},
         )
         self.fields: dict[str, w.Widget] = {}
-        for key, (en, ru, hint) in FIELDS.items():
-            label = ru if lang == "ru" else en
+        for key, (en, ru, hint_en, hint_ru) in FIELDS.items():
+            label, hint = (ru, hint_ru) if lang == "ru" else (en, hint_en)
             widget: w.Widget
             if key == "facing":
                 widget = w.Dropdown(options=[(d.label(lang), d) for d in Direction])
@@ -140,7 +142,7 @@ class OrderForm:
         self.form_error = w.HTML()
         self.free = w.Text(
             description=Text("notation", "запись")(lang),
-            placeholder="17 с.д. на 45,25",
+            placeholder=FREE_HINT(lang),
             layout=w.Layout(width="98%"),
             style={"description_width": "120px"},
         )
@@ -194,7 +196,7 @@ class OrderForm:
 
     def _prefill(self) -> None:
         """The selected unit where the order names units."""
-        unit = str(self.c.selected) if self.c.selected else ""
+        unit = self.c.selected.format(self.c.lang) if self.c.selected else ""
         for key in ("unit", "echelons", "unit+others"):
             box = self.fields[key]
             if isinstance(box, w.Text) and box.value in ("", self._unit):
@@ -213,15 +215,16 @@ class OrderForm:
             if value is None:
                 value = ""
             elif isinstance(value, Direction | Formation | RegimentsFacing):
-                value = value.ru
+                value = value.ru if self.c.lang == "ru" else value.en
             elif isinstance(value, bool):
                 value = "yes" if value else ""
             out[field] = str(value).strip()
         return out
 
     def order_text(self) -> str:
-        """The order as it will be given, in the journal's notation."""
-        return self.form.write("ru", self.values())
+        """The order as it will be given, in the notation of the reader's language (the
+        journal keeps it in Russian)."""
+        return self.form.write(self.c.lang, self.values())
 
     def _preview(self) -> None:
         self.preview.value = f"<code>{_e(self.order_text())}</code>"
@@ -287,12 +290,12 @@ def unit_info(state: GameState, ref: UnitRef | None, lang: Lang) -> str:
             "выберите на карте часть стороны, которая ходит",
         )
         return f"<i>{hint(lang)}</i>"
-    regs = ", ".join(f"{r.kind.ru} {pct(r.strength, lang)}" for r in u.division.regiments)
+    regs = ", ".join(f"{r.kind.label(lang)} {pct(r.strength, lang)}" for r in u.division.regiments)
     busy = f"; {u.busy.label(lang)} ({turns(u.busy.left, lang)})" if u.busy else ""
     side = side_name(state.side_of(u.ref), lang, capital=True)
     left = Text("turn left", "остаток хода")(lang)
     return (
-        f"<b>{_e(u.ref)}</b> ({_e(side)}) — {_e(', '.join(str(c) for c in u.cells))}, "
+        f"<b>{_e(u.ref.format(lang))}</b> ({_e(side)}) — {_e(', '.join(str(c) for c in u.cells))}, "
         f"{_e(Text('facing', 'фронтом на')(lang))} {_e(u.facing.label(lang))}, "
         f"{_e(u.formation.label(lang))}, {_e(Text('regiments', 'полки')(lang))} "
         f"{_e(u.regiments.label(lang))}; {left} {num(max(0.0, u.left), lang)}{_e(busy)}"
