@@ -1,5 +1,6 @@
 """Short notes the screens share, as plain functions of what they show: the start of the war
-(9.1) as a banner, and the reconnaissance questions a side may ask (8.3), as examples."""
+(9.1) as a banner, the reconnaissance questions a side may ask (8.3), as examples, and the
+journal as a block of text."""
 
 from __future__ import annotations
 
@@ -10,6 +11,15 @@ from strategia.game.questions import EXAMPLES, FEATURES
 
 ASK_HEAD = Text("Questions (8.3), for example", "Вопросы (8.3), например")
 PLACES = Text("troops", "есть ли войска")
+# a journal's lines wrap at the box's edge between words, never inside one (the notebook's own
+# style for <pre> breaks anywhere: "break-all")
+JOURNAL_STYLE = "white-space:pre-wrap;word-break:normal;overflow-wrap:normal;margin:0"
+
+
+def journal_html(text: str, font_size: str = "12px") -> str:
+    """A journal's text as the paper one reads, its long lines wrapped between words."""
+    style = f"{JOURNAL_STYLE};font-size:{font_size}"
+    return f"<pre class='sg-journal' style='{style}'>{html.escape(text)}</pre>"
 
 
 def war_banner_html(told: Text | None, lang: Lang) -> str:
@@ -39,4 +49,4 @@ def question_examples_html(lang: Lang) -> str:
     )
 
 
-__all__ = ["question_examples", "question_examples_html", "war_banner_html"]
+__all__ = ["journal_html", "question_examples", "question_examples_html", "war_banner_html"]
