@@ -25,7 +25,9 @@ def _units() -> list[tuple[int, int]]:
     return [(u.cell.lon, u.cell.lat) for u in st.units.values()]
 
 
-def _view(size: tuple[int, int], box: tuple[float, float], centre: tuple[float, float], zoom: float):  # type: ignore[no-untyped-def]
+def _view(
+    size: tuple[int, int], box: tuple[float, float], centre: tuple[float, float], zoom: float
+):  # type: ignore[no-untyped-def]
     scale = 2.0**zoom
     (y, x), (hw, hh) = centre, (box[0] / 2 / scale, box[1] / 2 / scale)
     return x - hw, x + hw, y - hh, y + hh
