@@ -35,7 +35,13 @@ from strategia.rules.kinds import side_name
 from strategia.ui.widgets import hover, layers
 from strategia.ui.widgets.clock import ClockLabel
 from strategia.ui.widgets.mapview import MapView, beside
-from strategia.ui.widgets.notes import journal_html, question_examples_html, war_banner_html
+from strategia.ui.widgets.notes import (
+    REPORT_CSS,
+    journal_html,
+    question_examples_html,
+    report_box,
+    war_banner_html,
+)
 from strategia.ui.widgets.order_form import OrderForm, error_html, submit_on_enter
 from strategia.ui.widgets.watch import caught_up, watch
 
@@ -89,7 +95,6 @@ class TeamScreen:
             game.state.theatre, game.level, self.click, self.lang, height=MAP_HEIGHT
         )
         self.whole = self.mapview.whole_button(self.lang)
-        self.whole.layout.margin = "0 0 0 12px"
         self.war_line = self.mapview.banner  # the start of the war (9.1), over the map
         self.mapview.on_hover = lambda x, y, p: self.mapview.show_readout(
             hover.readout(self, x, y, p)
@@ -106,7 +111,7 @@ class TeamScreen:
         self.ask_button.on_click(lambda _: self.ask(self.question.value))
         submit_on_enter(self.question, lambda: self.ask(self.question.value))
         self.fight_choice = w.Dropdown(options=[], layout=w.Layout(width="95%"))
-        self.report = w.HTML(layout=w.Layout(overflow="auto", max_width="100%"))
+        self.report = report_box()
         self.fight_choice.observe(lambda _: self._show_report(), names="value")
         tabs = w.Tab(
             [
@@ -128,10 +133,8 @@ class TeamScreen:
             tabs.set_title(k, T[key](self.lang))
         self.widget = w.VBox(
             [
-                w.HBox(
-                    [self.status, self.clock.widget, self.busy, self.whole],
-                    layout=w.Layout(align_items="center"),
-                ),
+                w.HTML(REPORT_CSS),
+                w.HBox([self.status, self.clock.widget, self.busy]),
                 self.message,
                 beside(self.mapview.map, tabs, overflow="auto"),
             ],

@@ -180,9 +180,11 @@ class MapView:
         self._frame()
 
     def whole_button(self, lang: Lang = "ru") -> w.Button:
-        """A "Whole map" button for the screen's head: it shows the whole theatre (`fit`)."""
+        """A "Whole map" button on the map, beside its zoom buttons: it shows the whole theatre
+        (`fit`). (The console has its own, among its tools.)"""
         button = w.Button(description=WHOLE(lang), icon="expand", layout=w.Layout(width="auto"))
         button.on_click(lambda _: self.fit())
+        self.map.add(L.WidgetControl(widget=button, position="topleft"))
         return button
 
     def start_at(self, cells: list[tuple[int, int]]) -> None:
