@@ -226,6 +226,16 @@ def test_the_console_fits_its_window(
     whole = page.get_by_role("button", name="Вся карта").bounding_box()
     assert whole is not None and whole["y"] + whole["height"] <= m["box"][1] + 1
     assert whole["x"] + whole["width"] <= size[0]
+    # a battle chosen in the Battles tab: its report beside the map, the map at the same zoom
+    page.get_by_role("tab", name="Бои").click()
+    page.locator(".sg-console select[size]").first.select_option(index=0)
+    page.wait_for_function("document.body.innerText.includes('Бой за')", timeout=30_000)
+    page.wait_for_timeout(1500)
+    b = page.evaluate(MEASURE)
+    assert (
+        b["counter_px"] >= LEGIBLE_PX - 0.5 and b["ground_w"] >= 0.95 and b["ground_h"] >= 0.95
+    ), b
+    page.screenshot(path=str(OUT / f"console-battle-{size[0]}x{size[1]}.png"))
     _whole_map(page, "Вся карта")
     page.get_by_role("tab", name="Правила").click()
     page.wait_for_selector(".sg-levels", timeout=20_000)

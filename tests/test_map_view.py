@@ -13,7 +13,7 @@ from strategia.engine.state import initial_state
 from strategia.game.views import mediator_view, to_geojson
 from strategia.theatre.scenario_io import load_scenario
 from strategia.ui.widgets import layers
-from strategia.ui.widgets.mapview import COUNTER, LEGIBLE_PX, MapView, start_view
+from strategia.ui.widgets.mapview import COUNTER, LEGIBLE_PX, MapView, start_view, within
 
 ROOT = Path(__file__).parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"
@@ -77,3 +77,10 @@ def test_a_counters_number_is_as_large_as_its_counter_allows() -> None:
             ys = [p[1] for line in f["geometry"]["coordinates"] for p in line]
             cx, cy = round(sum(xs) / len(xs)), round(sum(ys) / len(ys))
             assert max(abs(x - cx) for x in xs) <= 0.42 and max(abs(y - cy) for y in ys) <= 0.42
+
+
+def test_going_to_a_cell_by_the_edge_keeps_the_ground_in_the_box() -> None:
+    size, box, zoom = (64, 44), BOXES[1], 4.75
+    assert within(size, box, zoom, 29, 34) == (44.5 - box[1] / 2 / 2**zoom, 29)
+    assert within(size, box, zoom, 30, 20) == (20, 30)  # in the middle: where it was asked
+    assert within(size, box, 3.0, 60, 40) == (22.5, 32.5)  # the whole theatre in view: its middle

@@ -289,10 +289,12 @@ class MapView:
         self.fights.data = marks.fight_marks(items)
 
     def go_to(self, x: float, y: float, zoom: float | None = None) -> None:
-        """Centre the map on a cell (closer in if `zoom` is given)."""
+        """Centre the map on a cell (closer in if `zoom` is given), as far as the theatre's
+        edges allow when it is larger than the box (no empty margin beside the ground)."""
         zoom = zoom if zoom is not None and zoom > self.map.zoom else float(self.map.zoom)
+        box = self.box()
         self.map.zoom = zoom
-        self.map.center = (y, x)
+        self.map.center = (y, x) if box is None else within(self.size, box, zoom, x, y)
 
 
 def _quarters_up(zoom: float) -> float:
@@ -321,14 +323,20 @@ def start_view(
     span = (max(xs) - min(xs) + 3, max(ys) - min(ys) + 3)
     around = math.floor(math.log2(min(box[0] / span[0], box[1] / span[1])) * 4) / 4
     zoom = min(max(near, cover, min(around, near + 1)), 7.0)
+    return within(size, box, zoom, (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2), zoom
+
+
+def within(
+    size: tuple[int, int], box: tuple[float, float], zoom: float, x: float, y: float
+) -> tuple[float, float]:
+    """The centre (lat, lng) nearest (x, y) at which a box of `box` pixels at `zoom` stays
+    inside the theatre, along each axis where the theatre is the larger (else its middle)."""
     scale = 2.0**zoom
 
     def inside(mid: float, half: float, n: int) -> float:
         return min(max(mid, 0.5 + half), n + 0.5 - half) if 2 * half < n else (n + 1) / 2
 
-    x = inside((min(xs) + max(xs)) / 2, box[0] / 2 / scale, w)
-    y = inside((min(ys) + max(ys)) / 2, box[1] / 2 / scale, h)
-    return (y, x), zoom
+    return inside(y, box[1] / 2 / scale, size[1]), inside(x, box[0] / 2 / scale, size[0])
 
 
 def _centre(feature: dict[str, Any]) -> tuple[float, float]:
