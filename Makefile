@@ -1,12 +1,16 @@
 # Two commands (see README): `make console` and `make test`. Both create .venv on first use.
-# The lessons: `make lessons` (Voilà pages for class), `make lessons-outputs` (their kept outputs).
+# The lessons: `make lessons` (Voilà pages for class, opening on their index), `make lessons-outputs`
+# (their kept outputs).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 SCENARIO ?= maps/continental.toml
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
-LESSONS := $(filter-out notebooks/console.ipynb notebooks/team.ipynb,$(wildcard notebooks/*.ipynb))
+LESSONS := $(filter-out notebooks/console.ipynb notebooks/team.ipynb notebooks/index.ipynb,$(wildcard notebooks/*.ipynb))
+# the lessons' server: its root page is the lessons' index (notebooks/index.ipynb), through the
+# Voilà template tools/jupyter/voila/templates/strategia
+LESSONS_SERVER := JUPYTER_PATH=$(CURDIR)/tools/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH} $(BIN)/voila --template=strategia
 # the lessons run as their kept outputs were made: Russian, Agg, nbval against the kept outputs
 LESSON_ENV := STRATEGIA_LANG=ru MPLBACKEND=Agg PYTHONHASHSEED=0
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
@@ -28,7 +32,7 @@ console-app: $(STAMP)
 	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/voila notebooks/console.ipynb
 
 lessons: $(STAMP)
-	$(BIN)/voila notebooks/
+	$(LESSONS_SERVER) notebooks/
 
 lessons-outputs: $(STAMP)
 	$(BIN)/python tools/lessons.py outputs

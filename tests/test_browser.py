@@ -1,11 +1,12 @@
 """The console in a real browser: Voilà serves the console notebook, headless Chromium drives it.
 
 One war, as a mediator plays it: the page resumes the game being played (a war in its fourth
-turn), a battle is ordered with clicks and the form, its report read (summary and table), the
-turn ended, the map checked to fit at 1600x1000 and 1280x800 with a layout that neither wraps
-nor jumps; a second game opened, the page reloaded (the game resumes, no kernel is left
-behind); the languages switched, with no English in the Russian page. The screenshots for the
-README are taken on the way (test-output/).
+turn) with the map zoomed to the units, «Вся карта» shows the whole theatre; a battle is ordered
+with clicks and the form, its report read (summary and table), the turn ended, the map checked
+to fit at 1920x1080 and 1280x800 with a layout that neither wraps nor jumps; a second game
+opened, the page reloaded (the game resumes, no kernel is left behind); the languages switched,
+with no English in the Russian page. The screenshots for the README are taken on the way
+(test-output/). The layout itself is measured by tests/test_layout_browser.py.
 
 Skipped, saying why, where there is no Chromium (CI installs Debian's; see .ci/run).
 """
@@ -136,13 +137,23 @@ def _fits(page: Any) -> None:
     assert box["y"] + box["height"] <= viewport["height"] + 1  # the map is on the screen
 
 
+def _whole_map(page: Any) -> None:
+    """The map starts zoomed to the units, the ground filling its box; «Вся карта» shows the
+    whole theatre in it."""
+    img, box = _box(page, "img.leaflet-image-layer"), _box(page, ".leaflet-container")
+    assert img["x"] <= box["x"] + 1 and img["x"] + img["width"] >= box["x"] + box["width"] - 1
+    page.get_by_role("button", name="Вся карта").click()
+    page.wait_for_timeout(1200)
+    _fits(page)
+
+
 def _has(page: Any, text: str, timeout: int = 30_000) -> None:
     page.wait_for_function(f"document.body.innerText.includes({json.dumps(text)})", timeout=timeout)
 
 
 def _console_text(page: Any) -> str:
-    """What the console shows (the notebook's own heading, the language switch and `code`, such
-    as command names, left out)."""
+    """What the console shows (the language switch and `code`, such as command names, left
+    out)."""
     return str(
         page.evaluate(
             "(() => { const c = document.querySelector('.sg-console');"
@@ -170,7 +181,7 @@ def test_the_console_in_a_browser(voila: tuple[str, dict[str, str], Path, int]) 
     timing: dict[str, float] = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
         t0 = time.perf_counter()
         page.goto(url, timeout=120_000)
         page.wait_for_selector("img.leaflet-image-layer", timeout=120_000)
@@ -182,7 +193,7 @@ def test_the_console_in_a_browser(voila: tuple[str, dict[str, str], Path, int]) 
         _has(page, f"Ход {war['turn']}, ходят синие")
         _has(page, "Началась война (9.1)")  # the start of the war, a banner over the map
         page.wait_for_timeout(1500)
-        _fits(page)
+        _whole_map(page)
         # a battle with clicks and the form: select, target, the order «удар», give it
         x, y = _cell(page, war["at"])
         page.mouse.click(x, y)
@@ -262,6 +273,7 @@ def test_the_console_in_a_browser(voila: tuple[str, dict[str, str], Path, int]) 
         page.get_by_role("button", name="Открыть").click()
         _has(page, "Ход 1, ходят красные")
         page.wait_for_timeout(1500)
+        _whole_map(page)
         x, y = _cell(page, "37,35")
         page.mouse.click(x, y)
         _has(page, "21 т.д. (Красные)")
@@ -278,6 +290,7 @@ def test_the_console_in_a_browser(voila: tuple[str, dict[str, str], Path, int]) 
         page.wait_for_selector("img.leaflet-image-layer", timeout=120_000)
         _has(page, "Ход 1, ходят красные")
         page.wait_for_timeout(1500)
+        _whole_map(page)
         tx, ty = _cell(page, "35,35")
         page.wait_for_function(f"{_fills(tx, ty)}.includes('#c62828')", timeout=30_000)
         deadline = time.time() + 30

@@ -23,7 +23,9 @@ from strategia.rules import load_ruleset
 
 ROOT = Path(__file__).parents[1]
 LESSONS = sorted(
-    p for p in (ROOT / "notebooks").glob("*.ipynb") if p.name not in ("console.ipynb", "team.ipynb")
+    p
+    for p in (ROOT / "notebooks").glob("*.ipynb")
+    if p.name not in ("console.ipynb", "team.ipynb", "index.ipynb")
 )
 FIGURES = ("image/png", "image/svg+xml")
 CYRILLIC = re.compile("[а-яё]", re.I)

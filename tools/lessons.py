@@ -3,7 +3,7 @@
     .venv/bin/python tools/lessons.py outputs [NOTEBOOK ...]   # run the lessons, keep their outputs
     .venv/bin/python tools/lessons.py screenshots               # docs/lesson-*.png, via Voilà
 
-`outputs` runs each lesson (every notebook in notebooks/ but the console) in a fresh kernel in
+`outputs` runs each lesson (every notebook in notebooks/ but NOT_LESSONS) in a fresh kernel in
 notebooks/, in Russian, with matplotlib's Agg backend, and writes it back with its outputs. The
 result is the same file for the same code: no timings are kept, execution counts run from 1, and
 the widget views' model ids (random in every run, meaningless without a kernel) are replaced by
@@ -30,7 +30,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-NOT_LESSONS = {"console.ipynb", "team.ipynb"}  # tools, not lessons: they keep no outputs
+# tools, not lessons: they keep no outputs (index.ipynb lists the lessons, made fresh each time)
+NOT_LESSONS = {"console.ipynb", "team.ipynb", "index.ipynb"}
+# Voilà's template "lab" whose folder page leads to the lessons' index (notebooks/index.ipynb)
+TEMPLATES = ROOT / "tools" / "jupyter"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -55,6 +58,17 @@ def lessons() -> list[Path]:
 def lesson_env() -> dict[str, str]:
     """The environment the kept outputs are made in (and the tests run the lessons in)."""
     return {**os.environ, "MPLBACKEND": "Agg", "STRATEGIA_LANG": "ru", "PYTHONHASHSEED": "0"}
+
+
+def voila_lessons(port: int, env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """The command and environment of `make lessons`: Voilà on notebooks/, its root page the
+    lessons' index (the template "strategia", found on JUPYTER_PATH), every lesson's page at
+    /voila/render/NN_x.ipynb."""
+    voila = Path(sys.executable).with_name("voila")
+    paths = os.pathsep.join(p for p in (str(TEMPLATES), env.get("JUPYTER_PATH", "")) if p)
+    cmd = [str(voila), str(NOTEBOOKS), "--template=strategia", f"--port={port}",
+           "--no-browser", "--Voila.ip=127.0.0.1"]  # fmt: skip
+    return cmd, {**env, "JUPYTER_PATH": paths}
 
 
 def _stable(nb: object, name: str) -> None:
@@ -100,9 +114,8 @@ def screenshots() -> None:
     from playwright.sync_api import sync_playwright
 
     port = _free_port()
-    voila = Path(sys.executable).with_name("voila")
-    cmd = [str(voila), str(NOTEBOOKS), f"--port={port}", "--no-browser", "--Voila.ip=127.0.0.1"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=lesson_env(), stdout=subprocess.DEVNULL)
+    cmd, env = voila_lessons(port, lesson_env())
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     try:
         base = f"http://127.0.0.1:{port}/voila/render/"
         deadline = time.time() + 90

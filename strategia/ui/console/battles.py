@@ -18,6 +18,7 @@ from strategia.game import report_render as rr
 from strategia.game.channel import channel
 from strategia.game.game import Game
 from strategia.rules.kinds import side_name
+from strategia.ui.widgets.notes import report_box
 
 
 class Host(Protocol):
@@ -58,7 +59,7 @@ class BattlesPanel:
         lang = host.lang
         self.turn = w.Dropdown(description=Text("turn", "ход")(lang), layout=w.Layout(width="50%"))
         self.list = w.Select(rows=7, layout=w.Layout(width="98%"))
-        self.report = w.HTML()
+        self.report = report_box()
         self.files = w.HTML()
         self.items: list[tuple[int, Result]] = []
         self.turn.observe(lambda _: self._fill(), names="value")

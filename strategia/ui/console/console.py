@@ -35,7 +35,7 @@ from strategia.ui.console.sessions import open_game, pointer
 from strategia.ui.console.status import T, breakdown_html, status_html
 from strategia.ui.widgets import hover, layers, marks
 from strategia.ui.widgets.clock import ClockLabel
-from strategia.ui.widgets.mapview import MapView
+from strategia.ui.widgets.mapview import MapView, beside
 from strategia.ui.widgets.notes import war_banner_html
 from strategia.ui.widgets.order_form import error_html, submit_on_enter
 from strategia.ui.widgets.sizes import label_width
@@ -190,23 +190,15 @@ class Console:
         self.widget.children = [
             head,
             tools,
-            w.HBox(
-                [
-                    w.Box([self.mapview.map], layout=w.Layout(width="58%", min_width="0")),
-                    w.Box(
-                        [self.panels.widget],
-                        layout=w.Layout(
-                            width="42%",
-                            min_width="0",
-                            overflow="auto",
-                            max_height="calc(100vh - 150px)",
-                        ),
-                    ),
-                ],
-                layout=w.Layout(flex_flow="row nowrap", width="100%"),
+            beside(
+                self.mapview.map,
+                self.panels.widget,
+                overflow="auto",
+                max_height="calc(100vh - 90px)",
             ),
         ]
         self.refresh()
+        self.mapview.start_at([(u.cell.lon, u.cell.lat) for u in game.state.units.values()])
 
     # --- what the viewer sees ---------------------------------------------------------------
 

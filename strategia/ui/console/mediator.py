@@ -21,6 +21,7 @@ from strategia.game.channel import channel
 from strategia.game.game import Game
 from strategia.game.order_words import order_in
 from strategia.notation.refs import UnitRef
+from strategia.ui.widgets.notes import journal_html
 from strategia.ui.widgets.order_form import submit_on_enter, unit_info
 
 
@@ -247,7 +248,7 @@ class JournalPanel:
             if self.c.viewer == "mediator"
             else channel(g, self.c.viewer).journal_text(lang)  # the side's own journal
         )
-        self.text.value = f"<pre style='font-size:11px'>{_e(text)}</pre>"
+        self.text.value = journal_html(text, "11px")
 
 
 def past_unit_html(state: GameState, ref: UnitRef | None, lang: Lang) -> str:

@@ -34,7 +34,7 @@ from strategia.ui.console.mediator import JournalPanel, MediatorPanel
 from strategia.ui.console.rules import RatingWorkbench, rules_sheet_panel
 from strategia.ui.console.sealed import SealedPanel
 from strategia.ui.widgets.clock import ClockPanel
-from strategia.ui.widgets.notes import question_examples_html
+from strategia.ui.widgets.notes import REPORT_CSS, question_examples_html
 from strategia.ui.widgets.order_form import OrderForm, order_menu, submit_on_enter
 
 __all__ = ["Panels", "order_menu"]
@@ -145,7 +145,9 @@ class Panels:
         for n, (en, ru) in enumerate(TITLES):
             self.tabs.set_title(n, Text(en, ru)(lang))
         self.tabs.add_class("sg-tabs")
-        self.widget = w.VBox([w.HTML(TAB_CSS), self.tabs], layout=w.Layout(width="100%"))
+        self.widget = w.VBox(
+            [w.HTML(TAB_CSS + REPORT_CSS), self.tabs], layout=w.Layout(width="100%")
+        )
 
     # --- what the console calls ---------------------------------------------------------------
 

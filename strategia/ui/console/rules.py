@@ -22,6 +22,19 @@ def _options(kinds: Any, lang: Lang) -> list[tuple[str, Any]]:
     return [(k.label(lang), k) for k in kinds]
 
 
+def level_buttons(level: int, lang: Lang) -> w.ToggleButtons:
+    """The levels 1, 2, 3 as buttons on one row (narrow: a digit each)."""
+    buttons = w.ToggleButtons(
+        options=[1, 2, 3],
+        value=level,
+        description=Text("level", "уровень")(lang),
+        layout=w.Layout(width="auto", flex="0 0 auto"),
+    )
+    buttons.style.button_width = "40px"
+    buttons.add_class("sg-levels")
+    return buttons
+
+
 @dataclass
 class RatingWorkbench:
     """A division type, formation, facing and regiment strengths in; its rating explained out."""
@@ -45,9 +58,7 @@ class RatingWorkbench:
         self.regiments_facing = w.ToggleButtons(
             options=_options(RegimentsFacing, lang), description=Text("regiments", "полки")(lang)
         )
-        self.level_w = w.ToggleButtons(
-            options=[1, 2, 3], value=self.level, description=Text("level", "уровень")(lang)
-        )
+        self.level_w = level_buttons(self.level, lang)
         self.strengths = w.VBox()
         self.result = w.HTML()
         for control in (self.formation, self.facing, self.regiments_facing, self.level_w):
@@ -55,7 +66,7 @@ class RatingWorkbench:
         self.kind.observe(self._new_kind, names="value")
         self.widget = w.VBox(
             [
-                w.HBox([self.kind, self.level_w]),
+                w.HBox([self.kind, self.level_w], layout=w.Layout(flex_flow="row wrap")),
                 self.formation,
                 self.facing,
                 self.regiments_facing,
@@ -112,9 +123,7 @@ def strength_slider(label: str, lang: Lang, changed: Any) -> tuple[w.FloatSlider
 def rules_sheet_panel(lang: Lang = "en", house: list[str] | None = None, level: int = 3) -> w.VBox:
     """The effective rules sheet (0.3) at a chosen level (the game's first), as the players get
     it."""
-    chosen = w.ToggleButtons(
-        options=[1, 2, 3], value=level, description=Text("level", "уровень")(lang)
-    )
+    chosen = level_buttons(level, lang)
     out = w.HTML()
 
     def show(*_: Any) -> None:

@@ -36,8 +36,14 @@ from strategia.notation.say import say
 from strategia.rules.kinds import side_name
 from strategia.ui.widgets import hover, layers
 from strategia.ui.widgets.clock import ClockLabel
-from strategia.ui.widgets.mapview import MapView
-from strategia.ui.widgets.notes import question_examples_html, war_banner_html
+from strategia.ui.widgets.mapview import MapView, beside
+from strategia.ui.widgets.notes import (
+    REPORT_CSS,
+    journal_html,
+    question_examples_html,
+    report_box,
+    war_banner_html,
+)
 from strategia.ui.widgets.order_form import OrderForm, error_html, submit_on_enter
 from strategia.ui.widgets.watch import caught_up, watch
 
@@ -63,6 +69,8 @@ T = {
     "peace": Text("the war is over: peace talks", "война окончена: мирные переговоры"),
 }
 
+MAP_HEIGHT = "calc(100vh - 90px)"  # the window's height below the screen's head
+
 
 def _e(text: object) -> str:
     return html.escape(str(text))
@@ -85,7 +93,10 @@ class TeamScreen:
         self.clock.widget.layout = w.Layout(margin="0 12px")
         self.message = w.HTML()
         self.busy = w.HTML(layout=w.Layout(width="110px"))
-        self.mapview = MapView(game.state.theatre, game.level, self.click, self.lang)
+        self.mapview = MapView(
+            game.state.theatre, game.level, self.click, self.lang, height=MAP_HEIGHT
+        )
+        self.whole = self.mapview.whole_button(self.lang)
         self.war_line = self.mapview.banner  # the start of the war (9.1), over the map
         self.mapview.on_hover = lambda x, y, p: self.mapview.show_readout(
             hover.readout(self, x, y, p)
@@ -102,7 +113,7 @@ class TeamScreen:
         self.ask_button.on_click(lambda _: self.ask(self.question.value))
         submit_on_enter(self.question, lambda: self.ask(self.question.value))
         self.fight_choice = w.Dropdown(options=[], layout=w.Layout(width="95%"))
-        self.report = w.HTML()
+        self.report = report_box()
         self.fight_choice.observe(lambda _: self._show_report(), names="value")
         tabs = w.Tab(
             [
@@ -119,24 +130,21 @@ class TeamScreen:
                 w.VBox([self.fight_choice, self.report]),
             ]
         )
+        tabs.layout.width = "100%"
         for k, key in enumerate(("orders", "journal", "recon", "battles")):
             tabs.set_title(k, T[key](self.lang))
         self.widget = w.VBox(
             [
+                w.HTML(REPORT_CSS),
                 w.HBox([self.status, self.clock.widget, self.busy]),
                 self.message,
-                w.HBox(
-                    [
-                        w.Box([self.mapview.map], layout=w.Layout(width="58%", min_width="0")),
-                        w.Box([tabs], layout=w.Layout(width="42%", min_width="0")),
-                    ],
-                    layout=w.Layout(flex_flow="row nowrap", width="100%"),
-                ),
+                beside(self.mapview.map, tabs, overflow="auto"),
             ],
             layout=w.Layout(width="100%"),
         )
         self.widget.add_class("sg-team")
         self.refresh()
+        self.mapview.start_at([(u.cell.lon, u.cell.lat) for u in self.view().units])
 
     @classmethod
     def from_env(cls) -> TeamScreen:
@@ -199,7 +207,7 @@ class TeamScreen:
         self.form.refresh()
         self.clock.tick()
         self._show_given()
-        self.journal.value = f"<pre style='white-space:pre-wrap'>{_e(ch.journal_text(lang))}</pre>"
+        self.journal.value = journal_html(ch.journal_text(lang))
         self._show_answers()
         options = [
             (f"{T['turn'](lang)} {t}: {r.outcome(lang)}", k) for k, (t, r) in enumerate(ch.fights())

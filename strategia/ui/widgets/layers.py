@@ -237,6 +237,14 @@ def _digits_at(number: str, height: float) -> tuple[tuple[tuple[float, float], .
     return tuple(out)
 
 
+def digit_height(digits: int, marks: bool = False) -> float:
+    """How tall a counter's number is drawn, in cells: 0.26 (a third of the counter, so that it
+    can be read on a counter of some 20 px), less for a long number, to fit the counter's width
+    (its left 0.42 if the marks of its formation stand at the right)."""
+    room = 0.42 if marks else 0.72
+    return min(0.26, 2 * room / (1.5 * max(digits, 1) - 0.5))
+
+
 def _digits(number: str, x0: float, y0: float, height: float) -> list[list[list[float]]]:
     """The number as seven-segment line strings, bottom-left at (x0, y0)."""
     return _moved(_digits_at(number, height), x0, y0)
@@ -244,7 +252,7 @@ def _digits(number: str, x0: float, y0: float, height: float) -> list[list[list[
 
 @cache
 def _symbol_at(kind: str) -> tuple[tuple[tuple[float, float], ...], ...]:
-    w, h = 0.22, 0.13
+    w, h = 0.21, 0.11
     frame = [(-w, -h), (w, -h), (w, h), (-w, h), (-w, -h)]
     lines = [frame]
     cross = [[(-w, -h), (w, h)], [(-w, h), (w, -h)]]
@@ -303,11 +311,12 @@ def counters_geojson(view_geojson: dict[str, Any], selected: str | None = None) 
         ink = {"color": "#ffffff", "weight": 1}
         marks: list[list[list[float]]] = []
         if p.get("kind"):
-            marks += _symbol(str(p["kind"]), x, y - 0.05)
+            marks += _symbol(str(p["kind"]), x, y - 0.12)
         unit = str(p.get("unit") or "")
         number = unit.split(" ")[0] if unit else ""
         if number.isdigit():
-            marks += _digits(number, x - 0.36, y + 0.16, 0.2)
+            beside = p.get("formation") == "supporting" or p.get("regiments") == "front_line"
+            marks += _digits(number, x - 0.36, y + 0.1, digit_height(len(number), beside))
         if p.get("formation") == "supporting":  # Λ: two regiments ahead, one behind (9.6)
             marks += _moved((((0.1, 0.16), (0.17, 0.34), (0.24, 0.16)),), x, y)
         if p.get("regiments") == "front_line":  # =: the regiments face the front line (9.6)

@@ -1,10 +1,12 @@
 """The theatre map: ipyleaflet in Simple CRS with no web tiles, every layer built from `layers`
 and `marks`.
 
-The map fits the theatre to its box on load and whenever the box changes size; cell numbers
-follow the visible edges at every zoom; a readout in its corner tells the cell under the cursor
-and what is hovered. It only draws what it is given and reports
-clicks, hovers and the cursor; the console decides what they mean.
+The map starts where its counters can be read: the whole theatre if it fits its box with
+counters of `LEGIBLE_PX` or more, else zoomed to the units it is told to start at (`start_at`),
+the box filled with ground; "Whole map" (`fit`) shows the whole theatre. Either view is taken
+again whenever the box changes size. Cell numbers follow the visible edges at every zoom; a
+readout in its corner tells the cell under the cursor and what is hovered. It only draws what it
+is given and reports clicks, hovers and the cursor; the console decides what they mean.
 """
 
 from __future__ import annotations
@@ -25,7 +27,15 @@ from strategia.ui.widgets import layers, marks
 Click = Callable[[float, float, dict[str, Any] | None], None]
 Hover = Callable[[float, float, dict[str, Any] | None], None]
 
-MAP_HEIGHT = "calc(100vh - 185px)"  # the window's height below the console's head
+MAP_HEIGHT = "calc(100vh - 120px)"  # the window's height below the console's head and tools
+COUNTER = 0.84  # a counter's side in cells (`layers._square`)
+# A counter's side in pixels at the working zoom: its number (seven-segment digits, 0.26 of a
+# cell tall for one or two digits, `layers.digit_height`) is then 7 px tall, its strokes 3 px
+# apart, where it reads at a glance; the whole continental theatre gives 10 px counters in a
+# 1280x800 window and 17 px in 1920x1080, so there the map starts zoomed to the units.
+LEGIBLE_PX = 22.0
+# the tabs beside the map: a share of the width within bounds, the map taking the rest
+PANEL_WIDTH = {"flex": "0 0 auto", "width": "36%", "min_width": "460px", "max_width": "640px"}
 LAYER_NAMES = {
     "terrain": Text("terrain", "рельеф"),
     "borders": Text("borders", "границы"),
@@ -38,6 +48,7 @@ LAYER_NAMES = {
     "units": Text("units", "войска"),
     "grid": Text("grid numbers", "номера клеток"),
 }
+WHOLE = Text("Whole map", "Вся карта")  # the console's own button says the same (console.status)
 LABEL_CSS = (
     "<style>.sg-map .leaflet-div-icon{background:none;border:none;pointer-events:none}"
     ".sg-label{font:bold 11px sans-serif;color:#111;text-align:center;"
@@ -55,11 +66,30 @@ def _label(x: float, y: float, text: str, css: str = "sg-label", width: int = 40
     return L.Marker(location=(y, x), icon=icon, draggable=False, keyboard=False)
 
 
+def beside(map_: w.Widget, panel: w.Widget, **panel_layout: str) -> w.HBox:
+    """The map and the panel beside it in one row: the panel `PANEL_WIDTH` wide, the map filling
+    the rest of the row."""
+    return w.HBox(
+        [
+            w.Box([map_], layout=w.Layout(flex="1 1 0", min_width="0")),
+            w.Box([panel], layout=w.Layout(**PANEL_WIDTH, **panel_layout)),
+        ],
+        layout=w.Layout(flex_flow="row nowrap", width="100%"),
+    )
+
+
 class MapView:
     """The map widget with its layers: terrain, borders, rivers, routes, places and their names,
     grid numbers, reach, fights, units (one GeoJSON layer for all counters) and a readout."""
 
-    def __init__(self, ds: xr.Dataset, level: int, on_click: Click, lang: Lang = "ru") -> None:
+    def __init__(
+        self,
+        ds: xr.Dataset,
+        level: int,
+        on_click: Click,
+        lang: Lang = "ru",
+        height: str = MAP_HEIGHT,
+    ) -> None:
         self.ds = ds
         self.level = level
         self.on_click = on_click
@@ -78,7 +108,7 @@ class MapView:
             max_zoom=7,
             scroll_wheel_zoom=True,
             attribution_control=False,
-            layout=w.Layout(height=MAP_HEIGHT, min_height="380px", width="100%"),
+            layout=w.Layout(height=height, min_height="380px", width="100%"),
         )
         self.map.add_class("sg-map")
         url, bounds = layers.terrain_image(ds, level)
@@ -123,6 +153,7 @@ class MapView:
         self.map.on_interaction(self._interaction)
         self.map.observe(self._moved, names=["bounds"])
         self.units_built = 0
+        self.focus: list[tuple[int, int]] | None = None  # the cells to start at; None: whole map
         self._box: tuple[float, float] | None = None
         self.labels_drawn = 0
 
@@ -144,17 +175,37 @@ class MapView:
         return (float(width), float(height)) if width > 0 and height > 0 else None
 
     def fit(self) -> None:
-        """Show the whole theatre as large as the box allows."""
+        """Show the whole theatre as large as the box allows (and keep to it on a resize)."""
+        self.focus = None
+        self._frame()
+
+    def whole_button(self, lang: Lang = "ru") -> w.Button:
+        """A "Whole map" button on the map, beside its zoom buttons: it shows the whole theatre
+        (`fit`). (The console has its own, among its tools.)"""
+        button = w.Button(description=WHOLE(lang), icon="expand", layout=w.Layout(width="auto"))
+        button.on_click(lambda _: self.fit())
+        self.map.add(L.WidgetControl(widget=button, position="topleft"))
+        return button
+
+    def start_at(self, cells: list[tuple[int, int]]) -> None:
+        """Start at these cells (the units the viewer follows), at a zoom where counters can be
+        read, unless the whole theatre shows them so (`start_view`); kept to on a resize."""
+        self.focus = list(cells)
+        self._frame()
+
+    def _frame(self) -> None:
         w_, h_ = self.size
         box = self.box() or (880.0, 600.0)
-        zoom = self.fit_zoom(w_, h_, box)
-        center = ((h_ + 1) / 2, (w_ + 1) / 2)
+        if self.focus is None:
+            center, zoom = ((h_ + 1) / 2, (w_ + 1) / 2), self.fit_zoom(w_, h_, box)
+        else:
+            center, zoom = start_view(self.size, box, self.focus)
         self.map.center = center
         self.map.zoom = zoom
 
     def _moved(self, _: Any = None) -> None:
-        """After every move of the view: a box of another size (the window resized, the panel
-        shown) is fitted again; the edge numbers follow the view."""
+        """After every move of the view: in a box of another size (the window resized, the panel
+        shown) the view is taken again (`_frame`); the edge numbers follow the view."""
         box = self.box()
         resized = box is not None and (
             self._box is None or abs(box[0] - self._box[0]) > 2 or abs(box[1] - self._box[1]) > 2
@@ -162,7 +213,7 @@ class MapView:
         if box is not None:
             self._box = box
         if resized:
-            self.fit()
+            self._frame()
         self.draw_labels()
 
     def draw_labels(self) -> None:
@@ -238,10 +289,54 @@ class MapView:
         self.fights.data = marks.fight_marks(items)
 
     def go_to(self, x: float, y: float, zoom: float | None = None) -> None:
-        """Centre the map on a cell (closer in if `zoom` is given)."""
+        """Centre the map on a cell (closer in if `zoom` is given), as far as the theatre's
+        edges allow when it is larger than the box (no empty margin beside the ground)."""
         zoom = zoom if zoom is not None and zoom > self.map.zoom else float(self.map.zoom)
+        box = self.box()
         self.map.zoom = zoom
-        self.map.center = (y, x)
+        self.map.center = (y, x) if box is None else within(self.size, box, zoom, x, y)
+
+
+def _quarters_up(zoom: float) -> float:
+    return math.ceil(zoom * 4 - 1e-9) / 4
+
+
+def start_view(
+    size: tuple[int, int],
+    box: tuple[float, float],
+    cells: list[tuple[int, int]],
+    legible: float = LEGIBLE_PX,
+) -> tuple[tuple[float, float], float]:
+    """The map's first view in a box of `box` pixels, as (centre (lat, lng), zoom): the whole
+    theatre if its counters are `legible` pixels or more so; else the box around `cells` (a cell
+    of margin), at least at the zoom where counters are `legible` and at most twice that, never
+    showing beyond the theatre's edge (the ground fills the box), centred on the cells as far as
+    the edges allow."""
+    w, h = size
+    whole = MapView.fit_zoom(w, h, box)
+    if COUNTER * 2.0**whole >= legible:
+        return ((h + 1) / 2, (w + 1) / 2), whole
+    near = _quarters_up(math.log2(legible / COUNTER))
+    cover = _quarters_up(math.log2(max(box[0] / w, box[1] / h)))
+    xs = [float(c[0]) for c in cells] or [(w + 1) / 2]
+    ys = [float(c[1]) for c in cells] or [(h + 1) / 2]
+    span = (max(xs) - min(xs) + 3, max(ys) - min(ys) + 3)
+    around = math.floor(math.log2(min(box[0] / span[0], box[1] / span[1])) * 4) / 4
+    zoom = min(max(near, cover, min(around, near + 1)), 7.0)
+    return within(size, box, zoom, (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2), zoom
+
+
+def within(
+    size: tuple[int, int], box: tuple[float, float], zoom: float, x: float, y: float
+) -> tuple[float, float]:
+    """The centre (lat, lng) nearest (x, y) at which a box of `box` pixels at `zoom` stays
+    inside the theatre, along each axis where the theatre is the larger (else its middle)."""
+    scale = 2.0**zoom
+
+    def inside(mid: float, half: float, n: int) -> float:
+        return min(max(mid, 0.5 + half), n + 0.5 - half) if 2 * half < n else (n + 1) / 2
+
+    return inside(y, box[1] / 2 / scale, size[1]), inside(x, box[0] / 2 / scale, size[0])
 
 
 def _centre(feature: dict[str, Any]) -> tuple[float, float]:

@@ -1,15 +1,40 @@
 """Short notes the screens share, as plain functions of what they show: the start of the war
-(9.1) as a banner, and the reconnaissance questions a side may ask (8.3), as examples."""
+(9.1) as a banner, the reconnaissance questions a side may ask (8.3), as examples, the journal
+as a block of text, and the box a battle's report is shown in."""
 
 from __future__ import annotations
 
 import html
+
+import ipywidgets as w
 
 from strategia.core.i18n import Lang, Text
 from strategia.game.questions import EXAMPLES, FEATURES
 
 ASK_HEAD = Text("Questions (8.3), for example", "Вопросы (8.3), например")
 PLACES = Text("troops", "есть ли войска")
+# a journal's lines wrap at the box's edge between words, never inside one (the notebook's own
+# style for <pre> breaks anywhere: "break-all")
+JOURNAL_STYLE = "white-space:pre-wrap;word-break:normal;overflow-wrap:normal;margin:0"
+# a report in its box (`report_box`): its sentences wrap at the panel's edge, a table wider than
+# the panel scrolls in it (never the page)
+REPORT_CSS = (
+    "<style>.sg-report-box>.widget-html-content{min-width:0}"
+    ".sg-report-box table{display:block;overflow-x:auto;max-width:100%}</style>"
+)
+
+
+def report_box() -> w.HTML:
+    """The box a battle's report is shown in, in a panel (the screen shows `REPORT_CSS`)."""
+    box = w.HTML(layout=w.Layout(min_width="0", max_width="100%"))
+    box.add_class("sg-report-box")
+    return box
+
+
+def journal_html(text: str, font_size: str = "12px") -> str:
+    """A journal's text as the paper one reads, its long lines wrapped between words."""
+    style = f"{JOURNAL_STYLE};font-size:{font_size}"
+    return f"<pre class='sg-journal' style='{style}'>{html.escape(text)}</pre>"
 
 
 def war_banner_html(told: Text | None, lang: Lang) -> str:
@@ -39,4 +64,11 @@ def question_examples_html(lang: Lang) -> str:
     )
 
 
-__all__ = ["question_examples", "question_examples_html", "war_banner_html"]
+__all__ = [
+    "REPORT_CSS",
+    "journal_html",
+    "question_examples",
+    "question_examples_html",
+    "report_box",
+    "war_banner_html",
+]

@@ -24,6 +24,7 @@ from strategia.notation import FORMS, Order
 from strategia.notation.grammar import Form
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import Formation, RegimentsFacing, side_name
+from strategia.ui.widgets.notes import report_box
 
 
 class Host(Protocol):
@@ -148,7 +149,7 @@ class OrderForm:
         )
         self.free_go = w.Button(description=Text("Give", "Отдать")(lang))
         self.free_error = w.HTML()
-        self.result = w.HTML()
+        self.result = report_box()
         self.form_box = w.VBox()
         self._unit = ""  # the unit last put into the form by a selection
         self.kind.observe(lambda _: self._layout(), names="value")
