@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import zlib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +123,7 @@ def _read_list(path: Path, raw: bytes) -> tuple[list[Entry], list[Problem]]:
     return entries, [] if entries else [Problem(str(path), "empty: no header")]
 
 
-def write(path: str | Path, entries: list[Entry]) -> None:
+def write(path: str | Path, entries: Iterable[Entry]) -> None:
     """Write the text form atomically: a temporary file, synced, renamed into place, the
     directory synced. An existing file is replaced."""
     path = Path(path)
