@@ -144,10 +144,12 @@ class Game(Mediation):
         upto: int | None = None,
         verify: bool = False,
     ) -> Game:
-        """A saved game, from its newest snapshot (up to entry `upto` if given). `verify`
-        re-derives every entry from the scenario and lists each difference in
-        `replay_problems`; `recover` first rebuilds a damaged file from its good part (the
-        damage found, and where the damaged file is kept, are in `replay_problems`)."""
+        """A saved game, from its newest snapshot (up to entry `upto` if given): only the entries
+        from that snapshot on are read, the earlier moves' records when asked for (`results`,
+        `answers`, `interventions`). `verify` reads and re-derives every entry from the scenario
+        and lists each difference in `replay_problems`; `recover` first checks every entry and
+        rebuilds a damaged file from its good part (the damage found, and where the damaged
+        file is kept, are in `replay_problems`)."""
         if recover:
             try:
                 with GameStore.open(path) as store:
