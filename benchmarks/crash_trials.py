@@ -15,10 +15,11 @@
   checks, and the game must go on once there is room again.
 - *damage*: a finished game file has bytes flipped (anywhere, in the header rows, in SQLite's
   file header) or is cut short; and (*header*, not in `--quick`) every one of the 800 bits of
-  SQLite's file header is flipped in turn. Opening must either give the very same game (the byte was
-  unused) or report the damage with its place (an entry, a header copy, a page, bytes); never
-  a different game, never a traceback. `recover` must then save the header and a prefix of the
-  entries.
+  SQLite's file header is flipped in turn. Opening it and reading its whole journal (opening
+  reads only the move in progress; an earlier entry is checked when read) must either give the
+  very same game (the byte was unused) or report the damage with its place (an entry, a header
+  copy, a page, bytes); never a different game, never a traceback. `recover` must then save
+  the header and a prefix of the entries.
 
 Failures are counted (`lost`, `unopened`, `replay`, `silent`, `unplaced`, `crashed`); the run
 exits 1 if any is not zero. Not a unit test: the figures go into the README.
@@ -336,8 +337,16 @@ def header_sweep(base: Path, work: Path) -> Counter[str]:
 
 
 def _damaged(path: Path, original: Game, counts: Counter[str]) -> str:
+    """Open the damaged copy and read its whole journal (opening reads only the move in
+    progress: earlier entries are checked when read)."""
     try:
         g = Game.open(path)
+        try:
+            entries = list(g.journal.entries)
+            g.journal_text()
+        except BaseException:
+            g.journal.close()
+            raise
     except StrategiaError as e:
         if PLACE.search(str(e)):
             return "reported"
@@ -346,7 +355,7 @@ def _damaged(path: Path, original: Game, counts: Counter[str]) -> str:
     except Exception as e:  # a traceback: what must never happen
         print(f"  CRASHED: {type(e).__name__}: {e}", file=sys.stderr)
         return "crashed"
-    same = g.journal.entries == original.journal.entries and g.state == original.state
+    same = entries == list(original.journal.entries) and g.state == original.state
     problems = list(g.journal.problems)
     g.journal.close()
     if not same:

@@ -44,6 +44,7 @@ from holder import Holder, locks_on
 
 from strategia.cli import main as cli
 from strategia.core.geometry import Cell
+from strategia.game.store import GameStore
 
 KINDS = ("game", "console", "team")
 READERS = (
@@ -199,7 +200,8 @@ def shared_trials(base: Path, work: Path, n: int, rng: random.Random, quick: boo
         notes = [x.split(" ", 1)[1] for x in lines if x.startswith("cli-note ")]
         g = _check(path, [x for x in lines if not x.startswith(("cli-note", "lock_lost"))], counts)
         if g is not None:
-            found = {e.data.get("text") for e in g.journal.entries if e.kind == "intervention"}
+            with GameStore.open(path) as store:  # `_check` closed its game
+                found = {e.data.get("text") for e in store.entries if e.kind == "intervention"}
             counts["cli_acknowledged"] += len(notes)
             lost = [x for x in notes if x not in found]
             counts["lost"] += len(lost)

@@ -30,12 +30,20 @@ def _quick(script: str, timeout: int = 120) -> dict[str, Any]:
     ("script", "figures"),
     [
         ("turn.py", ("baseline_s", "engine_ratio", "game_ratio")),
-        ("game_open.py", ("baseline_s", "open_ratio", "new_ratio")),
     ],
 )
 def test_a_quick_benchmark(script: str, figures: tuple[str, ...]) -> None:
     out = _quick(script)
     assert all(out[f] > 0 for f in figures), out
+
+
+def test_the_game_open_benchmark_quick_opens_two_lengths_and_measures_memory() -> None:
+    out = _quick("game_open.py")
+    assert all(out[f] > 0 for f in ("baseline_s", "open_ratio", "new_ratio")), out
+    assert [o["turns"] for o in out["opens"]] == [3, 6]
+    assert all(o["open_ratio"] > 0 and o["entries"] > 1 for o in out["opens"])
+    assert set(out["memory"]) == {"3_turns", "6_turns"}
+    assert all(m["open_mb"] >= 0 and "after_2_turns_mb" in m for m in out["memory"].values())
 
 
 def test_the_scale_benchmark_quick() -> None:

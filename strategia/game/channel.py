@@ -80,12 +80,11 @@ class SideChannel:
             t = told(r, self.side)
             if t is not None:
                 out.append((seq, {"kind": "result", "turn": turn, **t.to_json()}))
-        for a in self.answers():
-            out.append((self._seq_of(a), {"kind": "answer", **a}))
-        for turn, text in self.game.interventions:
-            out.append(
-                (self._seq_of_text(text), {"kind": "announcement", "turn": turn, "text": text})
-            )
+        for seq, a in self.game.asked:
+            if a.get("side") == self.side:
+                out.append((seq, {"kind": "answer", **{k: a[k] for k in ANSWER_KEYS if k in a}}))
+        for seq, turn, d in self.game.notes:
+            out.append((seq, {"kind": "announcement", "turn": turn, "text": d["text"]}))
         for n in war_news.news(self.game, self.side):
             out.append((n.seq, {"kind": "war", "turn": n.turn, "text": n.text.to_json()}))
         out += self._decisions()
@@ -192,39 +191,23 @@ class SideChannel:
 
     def _decisions(self) -> list[tuple[int, dict[str, Any]]]:
         """The mediator's decisions on the side's sealed orders (rejected, amended), with the
-        note the side is told."""
-        turn, mine, out = 1, set(), []
-        for e in self.game.journal.entries:
-            if e.kind == "end-turn":
-                turn = int(e.data.get("turn_after", turn))
-            elif e.kind == "order" and e.data.get("side") == self.side:
-                mine.add(e.seq)
-            elif e.kind == "extend":  # every side hears of it (1.9)
-                d = {"kind": "extend", "turn": turn, "minutes": e.data["minutes"]}
+        note the side is told, and the moves' time extended (every side hears of it, 1.9)."""
+        g, out = self.game, []
+        store = g.journal
+        for seq in sorted(store.seqs("extend") + store.seqs("reject") + store.seqs("amend")):
+            e = store.entry(seq)
+            if e.kind == "extend":
+                d = {"kind": "extend", "turn": g.turn_of(seq), "minutes": e.data["minutes"]}
                 out.append((e.seq, d | ({"text": e.data["note"]} if e.data.get("note") else {})))
-            elif e.kind in ("reject", "amend") and int(e.data["of"]) in mine:
-                d = {"kind": e.kind, "turn": turn, "text": str(e.data.get("note", ""))}
-                if "order" in e.data:
-                    d["order"] = e.data["order"]
-                out.append((e.seq, d))
+                continue
+            order = store.entry(of) if 1 < (of := int(e.data["of"])) < seq else None
+            if order is None or order.kind != "order" or order.data.get("side") != self.side:
+                continue
+            d = {"kind": e.kind, "turn": g.turn_of(seq), "text": str(e.data.get("note", ""))}
+            if "order" in e.data:
+                d["order"] = e.data["order"]
+            out.append((e.seq, d))
         return out
-
-    def _seq_of(self, a: dict[str, Any]) -> int:
-        """The journal entry of one of the side's answers."""
-        key = (self.side, a.get("question"), a.get("turn"))
-        return next(
-            (e.seq for e in self.game.journal.entries
-             if e.kind == "ask" and (e.data.get("side"), e.data.get("question"),
-                                     e.data.get("turn")) == key),
-            0,
-        )  # fmt: skip
-
-    def _seq_of_text(self, text: str) -> int:
-        return next(
-            (e.seq for e in self.game.journal.entries
-             if e.kind == "intervention" and e.data.get("text") == text),
-            0,
-        )  # fmt: skip
 
 
 def _extended(minutes: float, lang: Lang) -> str:

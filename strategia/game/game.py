@@ -28,6 +28,7 @@ from strategia.game.history import GameError, game_rules
 from strategia.game.knowledge import side_question
 from strategia.game.mediation import Mediation
 from strategia.game.order_words import order_in, question_in
+from strategia.game.past import move_start
 from strategia.game.review import review
 from strategia.game.salvage import put_back, salvage
 from strategia.game.scoring import score
@@ -147,13 +148,16 @@ class Game(Mediation):
         upto: int | None = None,
         verify: bool = False,
     ) -> Game:
-        """A saved game, from its newest snapshot (up to entry `upto` if given). `verify`
-        re-derives every entry from the scenario and lists each difference in
-        `replay_problems`; `recover` first rebuilds a damaged file from its good part (the
-        damage found, and where the damaged file is kept, are in `replay_problems`)."""
+        """A saved game, from its newest snapshot (up to entry `upto` if given): only the entries
+        from that snapshot on are read, the earlier moves' records when asked for (`results`,
+        `answers`, `interventions`). `verify` reads and re-derives every entry from the scenario
+        and lists each difference in `replay_problems`; `recover` first checks every entry and
+        rebuilds a damaged file from its good part (the damage found, and where the damaged
+        file is kept, are in `replay_problems`)."""
         if recover:
             try:
                 with GameStore.open(path) as store:
+                    store.read_all()  # the earlier entries too
                     damaged = bool(store.problems)
             except StoreError:
                 damaged = True
@@ -277,6 +281,7 @@ class Game(Mediation):
             self.side = side
             self._commit(new, [(entry.seq, "", r) for r in results])
             self.journal.put_snapshot(entry.seq, self._verified_snapshot())
+            self._moved_on(entry.seq)
             return results
 
         return self._command(body)
@@ -291,8 +296,7 @@ class Game(Mediation):
             who = self.known_side(side)
             # read against what the side knows, never the whole state (1.6): any designation
             # is asked about and paid for, a nonexistent one answered «не обнаружена»
-            results = [r for _, _, _, r in self.results]
-            q = side_question(text, self.state, who, self.rules, results)
+            q = side_question(text, self.state, who, self.rules, self.result_values())
             history = [a for a in self.answers if a["side"] == who]
             answered = recon.ask(
                 self.state, who, q, self.rules, history=history, seed=self.seed, lie=lie
@@ -300,8 +304,8 @@ class Game(Mediation):
             data = {"side": who, "turn": self.state.turn, **answered.value.to_json(for_side=False)}
             if lie is not None:
                 data["lie"] = lie
-            self.journal.append("ask", data)
-            self.answers.append(data)
+            entry = self.journal.append("ask", data)
+            self._answers.append((entry.seq, data))
             return data
 
         return self._command(body)
@@ -323,14 +327,8 @@ class Game(Mediation):
         if turn == 1:
             return self.start
         first = flow.sides_in_order(self.state, self.rules)[0]
-        for e in self.journal.entries:
-            if (
-                e.kind == "end-turn"
-                and e.data.get("turn_after") == turn
-                and e.data.get("next") == first
-            ):
-                return Game._load(self.journal, e.seq).state
-        return self.state
+        seq = move_start(self.journal, turn, first, self._turns)
+        return self.state if seq is None else Game._load(self.journal, seq).state
 
     def score(self, side: str, penalties: float = 0.0) -> Explained[float]:
         return score(self.start, self.state, side, self.rules, penalties)
@@ -352,14 +350,15 @@ class Game(Mediation):
         news: dict[int, list[str]] = {}
         for n in war_news.news(self):
             news.setdefault(n.seq, []).append(f"  [{words[4]}, {n.turn}] {n.text(lang)}")
-        for k, (seq, t, side, r) in enumerate(self.results):
+        results = self.results
+        for k, (seq, t, side, r) in enumerate(results):
             if t != turn:
                 turn = t
                 lines.append(f"\n{words[0]} {t}")
             who = f"{side_name(side, lang, capital=True)}: " if side else ""
             nothing = f"  [{NOTHING(lang)}]" if r.cut_to_nothing else ""
             lines.append(f"  {who}{order_in(r.order, lang)}  →  {r.outcome(lang)}{nothing}")
-            if k + 1 == len(self.results) or self.results[k + 1][0] != seq:
+            if k + 1 == len(results) or results[k + 1][0] != seq:
                 lines += news.pop(seq, [])
         lines += [x for more in news.values() for x in more]
         for a in self.answers:

@@ -1,18 +1,19 @@
 """What a game's journal says happened: the state its entries lead to.
 
-A game is loaded from its newest snapshot (kept at every End turn) and the entries after it:
+A game is loaded from its newest snapshot (kept at every End turn) and the entries after it;
 the results, answers and interventions of earlier entries are read as the journal recorded
-them, not recomputed. `verify` re-derives everything from the scenario instead: every result,
-every answer (with the game's secret seed and the mediator's recorded choices) and every
-snapshot is computed again and compared with what the file holds; each difference is a line of
-`replay_problems`.
+them, not recomputed, and only when asked for (`strategia.game.past`): opening a long game
+costs what its last move does, in time and memory. `verify` re-derives everything from the
+scenario instead: every result, every answer (with the game's secret seed and the mediator's
+recorded choices) and every snapshot is computed again and compared with what the file holds;
+each difference is a line of `replay_problems`.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Self
 
@@ -25,7 +26,8 @@ from strategia.engine.result import Result
 from strategia.engine.snapshot import SnapshotError, state_from_json, state_to_json
 from strategia.engine.state import GameState, initial_state
 from strategia.explain.trace import Step
-from strategia.game.questions import parse_question
+from strategia.game import past, replay_check
+from strategia.game.past import Asked, Note, ResultRow
 from strategia.game.store import Entry, GameStore, StoreError
 from strategia.notation.orders import Order, parse_order
 from strategia.rules import RuleSet, load_ruleset
@@ -53,13 +55,95 @@ class History:
     side: str = ""
     phase: str = "deployment"
     queued: list[tuple[int, str, Order]] = field(default_factory=list)
-    results: list[tuple[int, int, str, Result]] = field(default_factory=list)  # seq, turn, side
-    answers: list[dict[str, Any]] = field(default_factory=list)
-    interventions: list[tuple[int, str]] = field(default_factory=list)
     replay_problems: list[str] = field(default_factory=list)
     seen: int = 1  # the last entry taken into account
+    # the records of the entries up to `_base` are left in the file, each list's until read
+    _base: int = 1
+    _results: list[ResultRow] = field(default_factory=list)
+    _answers: list[Asked] = field(default_factory=list)
+    _notes: list[Note] = field(default_factory=list)
+    _read_results: bool = False  # `results` was asked for: from then on every one is kept
+    _read_answers: bool = False
+    _read_notes: bool = False
+    # the End turns read: the turn and side to move each led to
+    _turns: dict[int, tuple[int, str]] = field(default_factory=dict, repr=False, compare=False)
     # the last move whose explanations were worked out again: its results by entry
     _unfolded: dict[int, list[Result]] = field(default_factory=dict, repr=False, compare=False)
+
+    # --- what the journal recorded -------------------------------------------------------------
+
+    @property
+    def results(self) -> list[ResultRow]:
+        """Every result so far, as (entry, turn, side, result), the side "" for an End turn's.
+        Those of the moves before the game was opened (or before its last End turn) are read
+        from the file the first time this is asked for, then kept: only a process that asks
+        for the whole journal holds it in memory (see `strategia.game.past`)."""
+        if not self._read_results:
+            self._read_past()
+        return self._results
+
+    def result_values(self) -> Iterable[Result]:
+        """The results, read only when iterated (for what may not need them at all)."""
+        return _Results(self)
+
+    @property
+    def asked(self) -> list[Asked]:
+        """Every answer recorded, as (entry, answer), the earlier moves' read when first asked
+        for (through the store's index: the answers only)."""
+        if not self._read_answers:
+            if self._base > 1:
+                self._answers[:0] = past.answers(self.journal, self._base)
+            self._read_answers = True
+        return self._answers
+
+    @property
+    def answers(self) -> list[dict[str, Any]]:
+        """Every answer recorded (side, turn, question, answer, its truth, the mediator's
+        choice): a new list each time."""
+        return [d for _, d in self.asked]
+
+    @property
+    def notes(self) -> list[Note]:
+        """The mediator's interventions in force, as (entry, turn, intervention)."""
+        if not self._read_notes:
+            if self._base > 1:
+                self._notes[:0] = past.notes(self.journal, self._base, self._turns)
+            self._read_notes = True
+        return self._notes
+
+    @property
+    def interventions(self) -> list[tuple[int, str]]:
+        """The interventions in force, as (turn, text): a new list each time."""
+        return [(turn, str(d["text"])) for _, turn, d in self.notes]
+
+    def turn_of(self, seq: int) -> int:
+        """The turn entry `seq` was given in."""
+        return past.turn_of(self.journal, seq, self._turns)
+
+    def _read_past(self) -> None:
+        """Read every record of the entries up to `_base` (those not read yet)."""
+        results, answers, notes = (
+            past.records(self.journal, self._base, self._unfolding)
+            if self._base > 1
+            else ([], [], [])
+        )
+        self._results[:0] = results
+        if not self._read_answers:
+            self._answers[:0] = answers
+        if not self._read_notes:
+            self._notes[:0] = notes
+        self._read_results = self._read_answers = self._read_notes = True
+
+    def _moved_on(self, seq: int) -> None:
+        """After End turn `seq`: the records before it that nobody has read are left in the
+        file, to be read again if asked for, so that a game held open does not grow."""
+        self._base = seq
+        if not self._read_results:
+            self._results = [r for r in self._results if r[0] > seq]
+        if not self._read_answers:
+            self._answers = [a for a in self._answers if a[0] > seq]
+        if not self._read_notes:
+            self._notes = [n for n in self._notes if n[0] > seq]
 
     # --- loading -------------------------------------------------------------------------------
 
@@ -77,27 +161,31 @@ class History:
         (`verify`) re-derived from the start and compared with everything the file holds; with
         `keep`, re-derived and a snapshot kept after every End turn (inside a transaction)."""
         g = cls._begin(store)
-        upto = store.last_seq if upto is None else min(upto, store.last_seq)
-        entries = [e for e in store.entries[1:] if e.seq <= upto]
-        undone = {int(e.data["of"]) for e in entries if e.kind == "undo"}
-        base = 1
-        if keep:
-            store.put_snapshot(1, g._verified_snapshot())
-        elif not verify:
-            base = g._from_snapshot(entries, upto)
+        upto = max(store.last_seq if upto is None else min(upto, store.last_seq), 1)
+        entries: Iterable[Entry]
+        if keep or verify:  # every entry read, in chunks
+            undone = {int(store.entry(s).data["of"]) for s in store.seqs("undo") if s <= upto}
+            entries = store.stream(1, upto)
+            if keep:
+                store.put_snapshot(1, g._verified_snapshot())
+        else:
+            g._base = g._from_snapshot(upto)
+            entries = store.between(g._base, upto)
+            undone = {int(e.data["of"]) for e in entries if e.kind == "undo"}
         snaps = set(store.snapshot_seqs()) if verify and not keep else set()
         for e in entries:
-            if e.seq <= base or e.seq in undone:
+            if e.seq in undone:
                 continue
             g._apply_entry(e)
             if keep and e.kind == "end-turn":
                 store.put_snapshot(e.seq, g._verified_snapshot())
             elif e.seq in snaps:
-                g._check_snapshot(e.seq)
+                g.replay_problems += replay_check.snapshot(store, e.seq, g._snapshot())
             elif verify and not keep and e.kind == "end-turn":
                 g.replay_problems.append(f"entry {e.seq}: no snapshot after this End turn")
         if verify or keep:
-            g._check_versions()
+            g._read_results = g._read_answers = g._read_notes = True  # all replayed
+            g.replay_problems += replay_check.versions(store.header, g.rules)
             g.replay_problems += [str(p) for p in store.problems]
         if verify and not keep:
             g.replay_problems += [str(p) for p in store.file_problems()]
@@ -106,13 +194,13 @@ class History:
                     f"note: no count of acknowledged entries is kept beside {store.path.name} "
                     "(a copy made without it?): entries lost from its end could not be told"
                 )
-        g.seen = entries[-1].seq if entries else 1
+        g.seen = upto
         return g
 
-    def _from_snapshot(self, entries: list[Entry], upto: int) -> int:
-        """Take the newest snapshot at or before `upto` and the records of the entries before
-        it; returns the entry it was taken after (1: none usable, start from the scenario).
-        (A snapshot after the last entry read is another writer's, of entries not yet read.)"""
+    def _from_snapshot(self, upto: int) -> int:
+        """Take the newest snapshot at or before `upto`; returns the entry it was taken after
+        (1: none usable, start from the scenario). (A snapshot after the last entry read is
+        another writer's, of entries not yet read.)"""
         seqs = [s for s in self.journal.snapshot_seqs() if s <= upto]
         for seq in reversed([s for s in seqs if s > 1]):
             try:
@@ -120,45 +208,39 @@ class History:
             except (StoreError, SnapshotError) as err:
                 self.journal.problems.append(_problem(self.journal, seq, err))
                 continue
-            turn = 1
-            before = [e for e in entries if e.seq <= seq]
-            undone = {int(e.data["of"]) for e in before if e.kind == "undo"}
-            for e in before:
-                if e.seq not in undone:
-                    turn = self._record(e, turn)
             return seq
         return 1
-
-    def _record(self, e: Entry, turn: int) -> int:
-        """Take in an entry before the snapshot as the journal recorded it; the turn after it.
-        (An explanation the journal keeps only the first step of is worked out when read.)"""
-        d = e.data
-        if e.kind == "order" and not d.get("queued"):
-            r = Result.from_json(d["result"], self._unfolding(e.seq, 0))
-            self.results.append((e.seq, turn, d["side"], r))
-        elif e.kind == "end-turn":
-            self.results += [
-                (e.seq, turn, "", Result.from_json(r, self._unfolding(e.seq, k)))
-                for k, r in enumerate(d["results"])
-            ]
-            return int(d["turn_after"])
-        elif e.kind == "ask":
-            self.answers.append(d)
-        elif e.kind == "intervention":
-            self.interventions.append((turn, d["text"]))
-        return turn
 
     def _take(self, new: list[Entry]) -> None:
         """Catch up with entries other writers appended (an undo among them: load again)."""
         if not new:
             return
         if any(e.kind == "undo" for e in new):
-            fresh = type(self)._load(self.journal)
-            self.__dict__.update(fresh.__dict__)
+            self._reload()
             return
         for e in new:
             self._apply_entry(e)
         self.seen = new[-1].seq
+        ends = [e.seq for e in new if e.kind == "end-turn"]
+        if ends:
+            self._moved_on(ends[-1])
+
+    def _reload(self) -> None:
+        """Load the game again from its newest snapshot (after an undo), keeping the records
+        of its past already read (an undo takes back nothing before the move in progress)."""
+        fresh = type(self)._load(self.journal)
+        base = fresh._base
+        if self._read_results:
+            fresh._results[:0] = [r for r in self._results if r[0] <= base]
+        if self._read_answers:
+            fresh._answers[:0] = [a for a in self._answers if a[0] <= base]
+        if self._read_notes:
+            fresh._notes[:0] = [n for n in self._notes if n[0] <= base]
+        fresh._read_results = self._read_results
+        fresh._read_answers = self._read_answers
+        fresh._read_notes = self._read_notes
+        fresh._turns = self._turns
+        self.__dict__.update(fresh.__dict__)
 
     # --- the effect of each entry ----------------------------------------------------------------
 
@@ -172,25 +254,26 @@ class History:
                     self.queued.append((e.seq, d["side"], order))
                     return
                 new, result = apply(self.state, order, self.rules, d["side"])
-                if _journaled(result, d["result"]) != d["result"]:
+                if replay_check.journaled(result, d["result"]) != d["result"]:
                     self.replay_problems.append(
                         f"{where}: {d['order']}: the result differs on replay"
                     )
                 self._commit(new, [(e.seq, d["side"], result)])
             elif e.kind == "end-turn":
                 new, side, results = self._end_turn(self.state, d["side"])
-                self._compare_end_turn(e, new, side, results)
+                self.replay_problems += replay_check.end_turn(e, new, side, results)
                 self.queued = []
                 self.side = side
                 self._commit(new, [(e.seq, "", r) for r in results])
             elif e.kind == "ask":
                 try:
-                    self._compare_answer(e)
+                    self.replay_problems += replay_check.answer(
+                        e, self.state, self.rules, self.seed, self.answers
+                    )
                 finally:
-                    self.answers.append(d)
+                    self._answers.append((e.seq, d))
             elif e.kind == "intervention":
-                cell = Cell.parse(d["cell"]) if d.get("cell") else None
-                self._intervene(d["text"], cell, d.get("turns"))
+                self._intervene(e.seq, d)
             elif e.kind == "phase":
                 self.phase = d["phase"]
             elif e.kind in ("reject", "amend"):
@@ -214,44 +297,6 @@ class History:
             f"entry {of}: no order sealed for this turn",
             ru=f"запись {of}: такого запечатанного приказа в этом ходу нет",
         )
-
-    def _compare_end_turn(self, e: Entry, new: GameState, side: str, results: list[Result]) -> None:
-        d, where = e.data, f"entry {e.seq}"
-        if (new.turn, side) != (d.get("turn_after"), d.get("next")):
-            self.replay_problems.append(
-                f"{where}: End turn leads to turn {new.turn}, {side} to move on replay; "
-                f"the journal says turn {d.get('turn_after')}, {d.get('next')}"
-            )
-        kept = d.get("results", [])
-        got = [_journaled(r, k) for r, k in zip(results, kept, strict=False)]
-        got += [r.to_record() for r in results[len(kept) :]]
-        for k, (a, b) in enumerate(zip(got, kept, strict=False)):
-            if a != b:
-                self.replay_problems.append(
-                    f"{where}: End turn, result {k + 1} ({b.get('order', '?')}) differs on replay"
-                )
-        if len(got) != len(kept):
-            self.replay_problems.append(
-                f"{where}: End turn gives {len(got)} results on replay, the journal {len(kept)}"
-            )
-
-    def _compare_answer(self, e: Entry) -> None:
-        """Ask the question again (the secret seed, the mediator's choice) and compare."""
-        from strategia.game import recon
-
-        d = e.data
-        q = parse_question(d["question"], self.state)
-        history = [a for a in self.answers if a["side"] == d["side"]]
-        again = recon.ask(
-            self.state, d["side"], q, self.rules, history=history, seed=self.seed, lie=d.get("lie")
-        )
-        got = {"side": d["side"], "turn": self.state.turn, **again.value.to_json(for_side=False)}
-        if "lie" in d:
-            got["lie"] = d["lie"]
-        if got != d:
-            self.replay_problems.append(
-                f"entry {e.seq}: {d['question']}: the answer differs on replay"
-            )
 
     # --- explanations worked out again ----------------------------------------------------------
 
@@ -277,14 +322,14 @@ class History:
         start = max((s for s in kept if s < seq), default=1)
         stop = min((s for s in kept if s >= seq), default=self.journal.last_seq)
         g = type(self)._load(self.journal, upto=start)
-        entries = [e for e in self.journal.entries[1:] if e.seq <= stop]
+        entries = self.journal.between(g.seen, stop)
         undone = {int(e.data["of"]) for e in entries if e.kind == "undo"}
-        first = len(g.results)
+        first = len(g._results)
         for e in entries:
-            if e.seq > g.seen and e.seq not in undone:
+            if e.seq not in undone:
                 g._apply_entry(e)
         out: dict[int, list[Result]] = {}
-        for s, _, _, r in g.results[first:]:
+        for s, _, _, r in g._results[first:]:
             out.setdefault(s, []).append(r)
         return out
 
@@ -313,42 +358,6 @@ class History:
         if state_from_json(snap["state"], self.scenario) != self.state:
             raise SnapshotError("the snapshot does not give back the state; not kept")
         return snap
-
-    def _check_snapshot(self, seq: int) -> None:
-        """Compare the snapshot kept after entry `seq` with the game as replayed."""
-        try:
-            kept = self.journal.snapshot(seq)
-        except StoreError as e:
-            self.replay_problems += [str(p) for p in e.problems]
-            return
-        mine = self._snapshot()
-        if kept == mine:
-            return
-        diff = [k for k in ("side", "phase", "queued") if kept.get(k) != mine[k]]
-        ks, ms = kept.get("state", {}), mine["state"]
-        diff += [k for k in ms if k != "units" and ks.get(k) != ms[k]]
-        units = {str(u["ref"]): u for u in ks.get("units", [])}
-        diff += [f"unit {u['ref']}" for u in ms["units"] if units.pop(str(u["ref"]), None) != u][:5]
-        diff += [f"unit {r} (only in the file)" for r in units][:5]
-        self.replay_problems.append(
-            f"snapshot after entry {seq} differs from the replayed game: {', '.join(diff)}"
-        )
-
-    def _check_versions(self) -> None:
-        from strategia import __version__
-
-        h = self.journal.header
-        played = h.get("engine")
-        if played is not None and played != __version__:
-            self.replay_problems.append(
-                f"note: played with engine {played}, replayed with {__version__}"
-            )
-        rules = h.get("rules")
-        if isinstance(rules, dict) and rules.get("digest") != self.rules.digest():
-            self.replay_problems.append(
-                f"note: the rules differ from those the game was played with "
-                f"({rules.get('digest')}, now {self.rules.digest()})"
-            )
 
     # --- the game's own steps ------------------------------------------------------------------
 
@@ -386,15 +395,26 @@ class History:
 
     def _commit(self, new: GameState, results: list[tuple[int, str, Result]]) -> None:
         for seq, side, r in results:
-            self.results.append((seq, self.state.turn, side, r))
+            self._results.append((seq, self.state.turn, side, r))
         self.state = new
         if new.at_war and self.phase == "deployment":
             self.phase = "combat"
 
-    def _intervene(self, text: str, cell: Cell | None, turns: int | None) -> None:
-        self.interventions.append((self.state.turn, text))
-        if cell is not None:
-            self.state = flow.weather(self.state, cell, turns, self.rules)
+    def _intervene(self, seq: int, d: dict[str, Any]) -> None:
+        """Intervention `seq` (9.4) takes effect: a note, or weather closing a road."""
+        self._notes.append((seq, self.state.turn, d))
+        if d.get("cell"):
+            self.state = flow.weather(self.state, Cell.parse(d["cell"]), d.get("turns"), self.rules)
+
+
+@dataclass(frozen=True)
+class _Results:
+    """A game's results as an iterable read when iterated (`History.result_values`)."""
+
+    history: History
+
+    def __iter__(self) -> Iterator[Result]:
+        return (r for _, _, _, r in self.history.results)
 
 
 # The games begun lately in this process, by their header's scenario text (its hash), level and
@@ -437,12 +457,6 @@ def game_rules(sc: Scenario, level: int, houses: list[str], source: str) -> Rule
     for n, text in enumerate(houses):
         rules = apply_house_text(rules, text, f"{source} (house rules {n + 1})")
     return rules
-
-
-def _journaled(result: Result, kept: dict[str, Any]) -> dict[str, Any]:
-    """`result` as the journal entry `kept` was written: with its whole explanation (a first
-    version's journal), or its first step (`to_record`)."""
-    return result.to_json() if "explanation" in kept else result.to_record()
 
 
 def _problem(store: GameStore, seq: int, e: Exception) -> Problem:

@@ -38,10 +38,10 @@ class Mediation(Commands):
                     f"the players limited interventions to one in {turns_text(limit)} (9.4)",
                     ru=f"игроки ограничили вмешательства: одно за {turns_text(limit, 'ru')} (9.4)",
                 )
-            self.journal.append(
+            entry = self.journal.append(
                 "intervention", {"text": text, "cell": str(cell) if cell else None, "turns": turns}
             )
-            self._intervene(text, cell, turns)
+            self._intervene(entry.seq, entry.data)
             return text
 
         return self._command(body)
@@ -50,10 +50,11 @@ class Mediation(Commands):
         """The orders sealed for this turn (level 3), as the mediator sees them: entry, side,
         order (as amended), when it was given, and the mediator's notes on it."""
         notes: dict[int, list[str]] = {}
-        for e in self.journal.entries:
+        move = self.journal.move()  # the orders sealed, and the decisions, are this turn's
+        for e in move:
             if e.kind in ("reject", "amend"):
                 notes.setdefault(int(e.data["of"]), []).append(str(e.data.get("note", "")))
-        times = {e.seq: e.time for e in self.journal.entries if e.kind == "order"}
+        times = {e.seq: e.time for e in move if e.kind == "order"}
         return [
             {"seq": seq, "side": side, "order": order.format("ru"), "time": times.get(seq, ""),
              "notes": notes.get(seq, [])}
@@ -100,8 +101,9 @@ class Mediation(Commands):
     def undoable(self) -> Entry | None:
         """The entry `undo` would take back: the last order or intervention of the current move
         not taken back yet (None if there is none)."""
-        undone = {int(e.data["of"]) for e in self.journal.entries if e.kind == "undo"}
-        for e in reversed(self.journal.entries):
+        move = self.journal.move()
+        undone = {int(e.data["of"]) for e in move if e.kind == "undo"}
+        for e in reversed(move):
             if e.kind in ("end-turn", "game"):
                 return None
             if e.kind in ("order", "intervention") and e.seq not in undone:
@@ -123,21 +125,13 @@ class Mediation(Commands):
                     "вмешательства этого хода",
                 )
             self.journal.append("undo", {"of": last.seq})
-            fresh = type(self)._load(self.journal)
-            self.__dict__.update(fresh.__dict__)
+            self._reload()
 
         self._command(body)
 
     def intervention_list(self) -> list[dict[str, Any]]:
         """The interventions in force in the journal: seq, turn, text, cell and turns of each."""
-        undone = {int(e.data["of"]) for e in self.journal.entries if e.kind == "undo"}
-        turn, out = 1, []
-        for e in self.journal.entries:
-            if e.kind == "end-turn":
-                turn = int(e.data.get("turn_after", turn))
-            elif e.kind == "intervention" and e.seq not in undone:
-                out.append({"seq": e.seq, "turn": turn, **e.data})
-        return out
+        return [{"seq": seq, "turn": turn, **d} for seq, turn, d in self.notes]
 
     def end_game(self) -> None:
         """The war ends: peace talks (1.5); no more orders."""
@@ -180,7 +174,7 @@ class Mediation(Commands):
             return None
         override = float(self.journal.header.get("clock_minutes", 0) or 0)
         first = self.state.turn == 1  # every side's first move is in turn 1 (1.7, 1.8)
-        return clock_of(self.journal.entries, self.rules, self.level, first, override)
+        return clock_of(self.journal.move(), self.rules, self.level, first, override)
 
     def clock(self, now: dt.datetime | None = None) -> float | None:
         """Seconds left of the move on the clock (1.9, 5.2), or None without a clock."""

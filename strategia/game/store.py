@@ -36,12 +36,12 @@ import sqlite3
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from strategia.core.errors import Problem
 from strategia.game import count
+from strategia.game.entries import Entry, entry_of
 from strategia.game.sqlite_file import (
     APPLICATION_ID,
     FORMAT,
@@ -61,47 +61,23 @@ from strategia.game.sqlite_file import (
     now,
     row_crc,
 )
+from strategia.game.store_read import EntryReader
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One entry of the journal; entry 1 is the game's header (kind "game")."""
-
-    seq: int
-    kind: str
-    data: dict[str, Any]
-    time: str = ""
-
-    def body(self) -> dict[str, Any]:
-        return {"seq": self.seq, "kind": self.kind, "time": self.time, "data": self.data}
-
-
-def entry_of(seq: int, row: tuple[Any, ...], where: str) -> Entry | Problem:
-    """Entry `seq` from its stored row (kind, time, data, crc), or what is wrong with it."""
-    kind, time, text, crc = row
-    if not isinstance(text, str) or crc != row_crc(seq, kind, time, text):
-        return Problem(where, "checksum mismatch: the entry was damaged")
-    try:
-        data = json.loads(text)
-    except ValueError as e:
-        return Problem(where, f"unreadable: {e}")
-    return Entry(seq, str(kind), data, str(time))
-
-
-class GameStore:
+class GameStore(EntryReader):
     """An open game file: its header, its entries so far, and its snapshots.
 
-    `entries` is kept in memory and brought up to date by `refresh` (and at the start of every
-    `transaction`); `problems` lists damage the store worked around (one header copy, a
-    snapshot): the game is whole, but `strategia game replay` reports it.
+    Opening reads the header, the list of snapshots and the entries from the newest snapshot
+    on (the move in progress), checked; the entries of the move in progress are kept in memory
+    and brought up to date by `refresh` (and at the start of every `transaction`), any earlier
+    one is read from the file when asked for (`entries`, `entry`, `between`: checked then).
+    `problems` lists damage the store worked around (one header copy, a snapshot): the game is
+    whole, but `strategia game replay` reports it.
     """
 
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
-        self.path = path
-        self._conn = conn
-        self._entries: list[Entry] = []
+        super().__init__(path, conn)
         self._in_transaction = False
-        self.problems: list[Problem] = []
         self.game_id = ""  # the header's checksum: whose the count kept apart is
         self.acknowledged: int | None = None  # the count kept apart when opened
 
@@ -118,9 +94,10 @@ class GameStore:
 
     @classmethod
     def open(cls, path: str | Path) -> GameStore:
-        """An existing game file, its header and entries read and checked; a StoreError names
-        every damage found (table and entry, or the file's page) if it cannot be read whole.
-        The file is read through SQLite only (`file_access`: its locks must hold)."""
+        """An existing game file, its header and the entries from its newest snapshot on read
+        and checked; a StoreError names every damage found (table and entry, or the file's
+        page). The earlier entries are checked when read (`read_all` reads them all). The file
+        is read through SQLite only (`file_access`: its locks must hold)."""
         path = Path(path)
         if not path.exists() or path.stat().st_size < 100:
             check_file(path)
@@ -140,7 +117,7 @@ class GameStore:
             store._check_schema()
             store._check_structure()
             store._read_header()
-            store.refresh()
+            store._read_from_snapshot()
             store._check_count(counted)
         except sqlite3.Error as e:
             conn.close()
@@ -165,33 +142,27 @@ class GameStore:
 
     @property
     def header(self) -> dict[str, Any]:
-        return self._entries[0].data
-
-    @property
-    def entries(self) -> list[Entry]:
-        """Every entry read so far, the header first (entry 1)."""
-        return self._entries
+        return self._header.data
 
     @property
     def in_transaction(self) -> bool:
         """Whether a write transaction is open (what is appended now commits with it)."""
         return self._in_transaction
 
-    @property
-    def last_seq(self) -> int:
-        return self._entries[-1].seq
-
     def refresh(self) -> list[Entry]:
-        """The entries other writers appended since this store last looked (also kept)."""
+        """The entries other writers appended since this store last looked (also kept, as
+        long as they are of the move in progress)."""
         if self._in_transaction:
             return self._read_entries()
         with self._errors("reading the entries"):
             self._conn.execute("BEGIN")
         try:
-            return self._read_entries()
+            new = self._read_entries()
         finally:
             with suppress(sqlite3.Error):
                 self._conn.execute("COMMIT")
+        self._trim()
+        return new
 
     def snapshot_seqs(self) -> list[int]:
         """The entries after which a snapshot is kept, in order."""
@@ -231,29 +202,30 @@ class GameStore:
         if self._in_transaction:
             yield []
             return
-        mark = len(self._entries)
+        mark = self._last
         with self._errors("beginning a command", write=True):
             self._conn.execute("BEGIN IMMEDIATE")
         self._in_transaction = True
         try:
             new = self._read_entries()
-            mark = len(self._entries)
+            mark = self._last
             yield new
             with self._errors("committing the command", write=True):
-                if len(self._entries) > mark:
+                if self._last > mark:
                     self._conn.execute(
                         "UPDATE tail SET last = ?, crc = ? WHERE id = 1",
-                        (self.last_seq, row_crc("tail", self.last_seq)),
+                        (self._last, row_crc("tail", self._last)),
                     )
                 self._conn.execute("COMMIT")
         except BaseException:
             with suppress(sqlite3.Error):
                 self._conn.execute("ROLLBACK")
-            del self._entries[mark:]
+            self._drop_after(mark)
             raise
         finally:
             self._in_transaction = False
-        if len(self._entries) > mark:
+        self._trim()
+        if self._last > mark:
             self._record_count()
 
     def append(self, kind: str, data: dict[str, Any], time: str | None = None) -> Entry:
@@ -268,7 +240,7 @@ class GameStore:
                 "INSERT INTO entries VALUES (?, ?, ?, ?, ?)",
                 (entry.seq, kind, entry.time, text, row_crc(entry.seq, kind, entry.time, text)),
             )
-        self._entries.append(entry)
+        self._add(entry)
         return entry
 
     def put_snapshot(self, seq: int, data: dict[str, Any]) -> None:
@@ -318,21 +290,6 @@ class GameStore:
                 ],
                 self.last_seq,
             )
-
-    @contextmanager
-    def _errors(self, doing: str, write: bool = False) -> Iterator[None]:
-        """SQLite's errors as the store's: damage (with where it is), or a file that cannot be
-        written now (the disk full, a lock held too long), of which nothing was written."""
-        try:
-            yield
-        except sqlite3.Error as e:
-            if is_damage(e):
-                raise StoreError(self.path, self._damage(f"{doing}: {e}")) from None
-            raise StoreWriteError.of(self.path, doing, e, write) from None
-
-    def _damage(self, what: str) -> list[Problem]:
-        """The problem met, and where the damage is."""
-        return damage_report(self.path, what, self._conn)
 
     def _check_schema(self) -> None:
         with self._errors("reading the file's header"):
@@ -399,12 +356,32 @@ class GameStore:
         if not isinstance(header, dict):
             raise StoreError(self.path, [Problem(f"{self.path}: the header", "not a table")])
         self.problems += problems
-        self._entries = [Entry(1, "game", header, time)]
+        self._header = Entry(1, "game", header, time)
+        self._recent, self._last = [self._header], 1
+
+    def _read_from_snapshot(self) -> None:
+        """Read the entries from the newest snapshot's on (all, if none is kept after an
+        entry), in one read of the file."""
+        with self._errors("reading the entries"):
+            self._conn.execute("BEGIN")
+        try:
+            with self._errors("reading the snapshots"):
+                base = int(self._conn.execute("SELECT max(seq) FROM snapshots").fetchone()[0] or 1)
+            if base > 1:
+                self._recent, self._last = [], base - 1
+            self._read_entries()
+        finally:
+            with suppress(sqlite3.Error):
+                self._conn.execute("COMMIT")
+        if self._last < base:
+            where = f"{self.path}: entry {base}"
+            raise StoreError(self.path, [Problem(where, "missing (a snapshot is kept after it)")])
+        self._trim()
 
     def _read_entries(self) -> list[Entry]:
         """Read the entries after the last one known, checking each; returns them."""
-        start = len(self._entries)
-        last = self.last_seq
+        start = last = self._last
+        new: list[Entry] = []
         problems: list[Problem] = []
         try:
             rows = self._conn.execute(
@@ -420,19 +397,21 @@ class GameStore:
                 if isinstance(got, Problem):
                     problems.append(got)
                     break
-                self._entries.append(got)
+                self._add(got)
+                new.append(got)
                 last = seq
+            self.rows_read += len(new)
             if not problems:
                 problems += self._check_tail(last)
         except sqlite3.Error as e:
             if not is_damage(e):
-                del self._entries[start:]
+                self._drop_after(start)
                 raise StoreWriteError.of(self.path, "cannot be read", e) from None
             problems = [*self._damage(f"reading the entries after entry {last}: {e}"), *problems]
         if problems:
-            del self._entries[start:]
+            self._drop_after(start)
             raise StoreError(self.path, problems, last)
-        return self._entries[start:]
+        return new
 
     def _check_tail(self, last: int) -> list[Problem]:
         """Entries missing from the end (the tail row knows the last one's number)."""
@@ -464,5 +443,6 @@ __all__ = [
     "StoreError",
     "StoreWriteError",
     "dumps",
+    "entry_of",
     "row_crc",
 ]

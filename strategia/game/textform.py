@@ -13,6 +13,7 @@ import json
 import os
 import re
 import zlib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -152,7 +153,7 @@ def _read_list(path: Path, raw: bytes) -> tuple[list[Entry], list[Problem]]:
     return entries, [] if entries else [Problem(str(path), "empty: no header")]
 
 
-def write(path: str | Path, entries: list[Entry]) -> None:
+def write(path: str | Path, entries: Iterable[Entry]) -> None:
     """Write the text form atomically: a temporary file, synced, renamed into place, the
     directory synced. An existing file is replaced."""
     path = Path(path)
