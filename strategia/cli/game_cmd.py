@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia.cli import report_cmd
+from strategia.cli import fork_cmd, report_cmd
 from strategia.cli.output import Output
 from strategia.cli.words import line, phase, to_move
 from strategia.core.geometry import Cell
@@ -96,6 +96,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument("game", type=Path)
     c.add_argument("--side", help="the side's own score, told when the war is over")
     report_cmd.add_command(cmd)
+    fork_cmd.add_command(cmd)
 
 
 def new(args: argparse.Namespace) -> Output:

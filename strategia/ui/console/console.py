@@ -8,6 +8,7 @@ another game rebuilds the console in place; a page reloaded resumes the game it 
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,6 +24,7 @@ from strategia.engine.movement import reach
 from strategia.engine.result import Result
 from strategia.engine.state import GameState
 from strategia.game import report_render as rr
+from strategia.game.fork import fork
 from strategia.game.game import Game, GameError
 from strategia.game.order_words import order_in
 from strategia.game.views import mediator_view, to_geojson, view_for
@@ -452,6 +454,24 @@ class Console:
                 self.selected = None
                 self.mapview.show_reach([])
             self.refresh()
+
+    def continue_here(self) -> None:
+        """A new game from the entry looked back at (`game.fork`): the console goes on with it,
+        in the games folder; the game it came from is untouched."""
+        seq = self.history
+        if seq is None:
+            return
+        source = self.game.journal.path
+        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        new = self.games / f"{source.stem}-from-{seq}-{stamp}.game"
+        forked: list[Game] = []
+        with self.working():
+            self.games.mkdir(parents=True, exist_ok=True)
+            forked.append(fork(self.game, new, entry=seq))
+        if forked:
+            self._build(forked[0])
+            told = T["forked"](self.lang).format(game=new.name, entry=seq, was=source.name)
+            self.message.value = _e(told)
 
     def breakdown_html(self, result: Result) -> str:
         """An order's outcome, and for the mediator what was cut and the full breakdown (a

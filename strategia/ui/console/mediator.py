@@ -41,6 +41,7 @@ class Host(Protocol):
     def working(self, errors: w.HTML | None = None) -> AbstractContextManager[None]: ...
     def reopen(self, path: Path, level: int | None = None) -> None: ...
     def show_history(self, seq: int | None) -> None: ...
+    def continue_here(self) -> None: ...
 
 
 def _e(text: object) -> str:
@@ -205,12 +206,23 @@ class JournalPanel:
         self.now = w.Button(
             description=Text("Back to now", "К текущему ходу")(lang), button_style="info"
         )
+        self.fork = w.Button(
+            description=Text("Continue from here as a new game", "Продолжить отсюда новой игрой")(
+                lang
+            ),
+            icon="code-branch",
+            layout=w.Layout(width="auto"),
+            disabled=True,
+        )
         self.where = w.HTML()
         self.unit = w.HTML()  # a unit clicked while looking back, as it was then
         self.text = w.HTML()
         self.slider.observe(lambda ch: self._moved(int(ch["new"])), names="value")
         self.now.on_click(lambda _: self.c.show_history(None))
-        self.widget = w.VBox([w.HBox([self.slider, self.now]), self.where, self.unit, self.text])
+        self.fork.on_click(lambda _: self.c.continue_here())
+        self.widget = w.VBox(
+            [w.HBox([self.slider, self.now, self.fork]), self.where, self.unit, self.text]
+        )
         self._quiet = False
 
     def _moved(self, seq: int) -> None:
@@ -226,6 +238,7 @@ class JournalPanel:
         self.slider.value = n if at is None else at
         self._quiet = False
         self.now.disabled = at is None
+        self.fork.disabled = at is None
         self.unit.value = "" if at is None else past_unit_html(self.c.shown, self.c.inspected, lang)
         if at is None:
             self.where.value = Text(

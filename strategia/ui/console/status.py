@@ -37,6 +37,10 @@ T = {
     ),
     "history": Text("history: the game as it was", "история: игра, какой она была"),
     "back": Text("Back to now", "К текущему ходу"),
+    "forked": Text(
+        "A new game, {game}: {was} as it was after entry {entry}",
+        "Новая игра, {game}: {was}, какой она была после записи {entry}",
+    ),
 }
 PHASES = {
     "deployment": Text("deployment", "развертывание"),
