@@ -24,6 +24,8 @@ from strategia.cli import main
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang
 from strategia.game.channel import SideChannel, channel
+from strategia.game.debrief import debrief
+from strategia.game.debrief_render import debrief_html, debrief_text
 from strategia.game.game import Game
 from strategia.game.trial import script_turn
 from strategia.notation.refs import UnitRef
@@ -110,6 +112,8 @@ def _play(level: int, tmp_path: Path) -> tuple[Game, dict[str, Log]]:
             log.add(ch.view().to_json(), ch.told(), ch.journal_text("ru"), ch.status())
             war = ch.war()  # the start of the war (9.1), as the side's screen shows it
             log.add(*(war.to_json(), war.en) if war is not None else ())
+            d = debrief(ch)  # what happened since its last move, as its screen shows it first
+            log.add(d.to_json(), debrief_text(d, "ru"), debrief_html(d, "en", g.simultaneous))
         if g.simultaneous:  # sealed: the other side hears nothing of the orders given so far
             script_turn_sealed(g, logs)
         else:
@@ -162,6 +166,7 @@ def test_no_side_receives_a_hidden_enemy_fact(
             log.add(_cli(["game", *cmd, path, "--side", side, "--json"], capsys))
             log.add(_cli(["game", *cmd, path, "--side", side], capsys))
         log.add(_cli(["game", "score", path, "--side", side], capsys))
+        log.add(_cli(["game", "debrief", path, "--side", side, "--json"], capsys))
         log.add(_cli(["game", "order", path, "999 т.д. на 1,1", "--side", side], capsys))
         everything = "\n".join(log.texts)
         # the start of the war was announced to the side (9.1), and is searched with the rest

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia.cli import fork_cmd, report_cmd
+from strategia.cli import debrief_cmd, fork_cmd, report_cmd
 from strategia.cli.output import Output
 from strategia.cli.words import line, phase, to_move
 from strategia.core.geometry import Cell
@@ -15,6 +15,8 @@ from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
 from strategia.explain.render import explanation_text, rule_label
 from strategia.game.channel import ANSWER_KEYS, channel
+from strategia.game.debrief import debrief
+from strategia.game.debrief_render import debrief_text
 from strategia.game.game import NOTHING, Game, GameError
 from strategia.game.order_words import question_in
 from strategia.rules.kinds import side_name
@@ -97,6 +99,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument("--side", help="the side's own score, told when the war is over")
     report_cmd.add_command(cmd)
     fork_cmd.add_command(cmd)
+    debrief_cmd.add_command(cmd)
 
 
 def new(args: argparse.Namespace) -> Output:
@@ -259,9 +262,10 @@ def ask(args: argparse.Namespace) -> Output:
 
 def journal(args: argparse.Namespace) -> Output:
     g = _open(args)
-    if args.side is not None:
+    if args.side is not None:  # the side's debrief first, then its journal
         side = channel(g, args.side)
-        return Output(side.journal_text(args.lang), side.told())
+        head = debrief_text(debrief(side), args.lang, g.simultaneous)
+        return Output(f"{head}\n\n{side.journal_text(args.lang)}", side.told())
     return Output(g.journal_text(args.lang), g.journal_json())
 
 

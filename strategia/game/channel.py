@@ -75,6 +75,10 @@ class SideChannel:
         outcome, the battles it fought as it saw them), its answers, the announcements, and its
         orders sealed for the turn (level 3), the start of the war as it may hear of it (9.1,
         `war_news`), in the order they happened."""
+        return [d for _, d in self.told_entries()]
+
+    def told_entries(self) -> list[tuple[int, dict[str, Any]]]:
+        """`told`, each item with the journal entry it came from."""
         out: list[tuple[int, dict[str, Any]]] = []
         for seq, turn, _, r in self.game.results:
             t = told(r, self.side)
@@ -92,35 +96,18 @@ class SideChannel:
             if who == self.side:
                 out.append((seq, {"kind": "sealed", "turn": self.game.state.turn,
                                   "order": order.format("ru")}))  # fmt: skip
-        return [d for _, d in sorted(out, key=lambda x: x[0])]
+        return sorted(out, key=lambda x: x[0])
 
     def journal_text(self, lang: Lang = "ru") -> str:
         """The side's journal as text."""
-        words = {"ru": ("Ход", "вопрос", "посредник", "к исполнению"),
-                 "en": ("Turn", "question", "mediator", "sealed")}[lang]  # fmt: skip
         who = side_name(self.side, lang, capital=True)
         lines = [f"«{self.game.scenario.name}» — {who}"]
         turn = 0
         for d in self.told():
             if d.get("turn") != turn:
                 turn = d.get("turn", turn)
-                lines.append(f"\n{words[0]} {turn}")
-            if d["kind"] == "result":
-                order = f"{order_in(d['order'], lang)}  →  " if "order" in d else ""
-                lines.append(f"  {order}{Text.of(d['text'])(lang)}")
-            elif d["kind"] == "answer":
-                answer = d["answer"][lang] if isinstance(d["answer"], dict) else d["answer"]
-                lines.append(f"  [{words[1]}] {question_in(d['question'], lang)}  →  {answer}")
-            elif d["kind"] == "extend":
-                note = f": {d['text']}" if d.get("text") else ""
-                lines.append(f"  [{words[2]}] {_extended(d['minutes'], lang)}{note}")
-            elif d["kind"] == "war":
-                lines.append(f"  [{words[2]}] {Text.of(d['text'])(lang)}")
-            elif d["kind"] in ("announcement", "reject", "amend"):
-                amended = f" → {order_in(d['order'], lang)}" if "order" in d else ""
-                lines.append(f"  [{words[2]}] {d['text']}{amended}")
-            else:
-                lines.append(f"  [{words[3]}] {order_in(d['order'], lang)}")
+                lines.append(f"\n{TOLD_WORDS[lang][0]} {turn}")
+            lines.append(f"  {told_line(d, lang)}")
         return "\n".join(lines)
 
     def fights(self, turn: int | None = None, at: str | None = None) -> list[tuple[int, Result]]:
@@ -210,6 +197,30 @@ class SideChannel:
         return out
 
 
+TOLD_WORDS = {"ru": ("Ход", "вопрос", "посредник", "к исполнению"),
+              "en": ("Turn", "question", "mediator", "sealed")}  # fmt: skip
+
+
+def told_line(d: dict[str, Any], lang: Lang) -> str:
+    """One thing a side was told (an item of `SideChannel.told`), as its journal writes it."""
+    words = TOLD_WORDS[lang]
+    if d["kind"] == "result":
+        order = f"{order_in(d['order'], lang)}  →  " if "order" in d else ""
+        return f"{order}{Text.of(d['text'])(lang)}"
+    if d["kind"] == "answer":
+        answer = d["answer"][lang] if isinstance(d["answer"], dict) else d["answer"]
+        return f"[{words[1]}] {question_in(d['question'], lang)}  →  {answer}"
+    if d["kind"] == "extend":
+        note = f": {d['text']}" if d.get("text") else ""
+        return f"[{words[2]}] {_extended(d['minutes'], lang)}{note}"
+    if d["kind"] == "war":
+        return f"[{words[2]}] {Text.of(d['text'])(lang)}"
+    if d["kind"] in ("announcement", "reject", "amend"):
+        amended = f" → {order_in(d['order'], lang)}" if "order" in d else ""
+        return f"[{words[2]}] {d['text']}{amended}"
+    return f"[{words[3]}] {order_in(d['order'], lang)}"
+
+
 def _extended(minutes: float, lang: Lang) -> str:
     m = num(minutes, lang)
     if lang == "en":
@@ -238,4 +249,4 @@ def refusal(error: BaseException, lang: Lang = "en") -> str:
     return "не удалось выполнить" if lang == "ru" else "could not be carried out"
 
 
-__all__ = ["SideChannel", "channel", "refusal"]
+__all__ = ["TOLD_WORDS", "SideChannel", "channel", "refusal", "told_line"]

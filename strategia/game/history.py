@@ -197,6 +197,12 @@ class History:
         g.seen = upto
         return g
 
+    def state_after(self, seq: int) -> GameState:
+        """The state after journal entry `seq`, from the newest snapshot before it."""
+        if seq >= self.journal.last_seq:
+            return self.state
+        return type(self)._load(self.journal, seq).state
+
     def _from_snapshot(self, upto: int) -> int:
         """Take the newest snapshot at or before `upto`; returns the entry it was taken after
         (1: none usable, start from the scenario). (A snapshot after the last entry read is

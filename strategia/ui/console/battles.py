@@ -5,7 +5,6 @@ report of a battle or of a whole turn can be saved to print (HTML) or to share (
 
 from __future__ import annotations
 
-import base64
 import html
 from collections.abc import Callable
 from typing import Protocol
@@ -18,7 +17,7 @@ from strategia.game import report_render as rr
 from strategia.game.channel import channel
 from strategia.game.game import Game
 from strategia.rules.kinds import side_name
-from strategia.ui.widgets.notes import report_box
+from strategia.ui.widgets.notes import download_link, report_box
 
 
 class Host(Protocol):
@@ -29,15 +28,6 @@ class Host(Protocol):
 
 def _e(text: object) -> str:
     return html.escape(str(text))
-
-
-def download_link(name: str, data: str, label: str, mime: str = "text/html") -> str:
-    """A link that saves `data` as the file `name` (no server needed)."""
-    b64 = base64.b64encode(data.encode("utf-8")).decode("ascii")
-    return (
-        f"<a download='{_e(name)}' href='data:{mime};charset=utf-8;base64,{b64}' "
-        f"style='margin-right:12px'>{_e(label)}</a>"
-    )
 
 
 def item_label(turn: int, r: Result, lang: Lang) -> str:

@@ -28,6 +28,8 @@ from strategia.engine.state import GameState
 from strategia.game import report_render as rr
 from strategia.game.accounts import Told
 from strategia.game.channel import SideChannel, channel
+from strategia.game.debrief import debrief
+from strategia.game.debrief_render import debrief_html, debrief_page
 from strategia.game.game import Game
 from strategia.game.order_words import order_in, question_in
 from strategia.game.views import SideView, to_geojson
@@ -39,6 +41,7 @@ from strategia.ui.widgets.clock import ClockLabel
 from strategia.ui.widgets.mapview import MapView, beside
 from strategia.ui.widgets.notes import (
     REPORT_CSS,
+    download_link,
     journal_html,
     question_examples_html,
     report_box,
@@ -67,6 +70,7 @@ T = {
     "none": Text("none yet", "пока нет"),
     "working": Text("working…", "идет расчет…"),
     "peace": Text("the war is over: peace talks", "война окончена: мирные переговоры"),
+    "print": Text("Debrief to print", "Сводка для печати"),
 }
 
 MAP_HEIGHT = "calc(100vh - 90px)"  # the window's height below the screen's head
@@ -102,6 +106,7 @@ class TeamScreen:
             hover.readout(self, x, y, p)
         )
         self.form = OrderForm(self)
+        self.debrief = w.HTML()  # what happened since the side's last move: the first thing seen
         self.given = w.HTML()
         self.journal = w.HTML(layout=w.Layout(max_height="70vh", overflow="auto"))
         self.question = w.Text(placeholder=T["question"](self.lang), layout=w.Layout(width="60%"))
@@ -117,7 +122,7 @@ class TeamScreen:
         self.fight_choice.observe(lambda _: self._show_report(), names="value")
         tabs = w.Tab(
             [
-                w.VBox([self.form.widget, self.given]),
+                w.VBox([self.debrief, self.form.widget, self.given]),
                 self.journal,
                 w.VBox(
                     [
@@ -207,6 +212,7 @@ class TeamScreen:
         self.form.refresh()
         self.clock.tick()
         self._show_given()
+        self._show_debrief()
         self.journal.value = journal_html(ch.journal_text(lang))
         self._show_answers()
         options = [
@@ -219,6 +225,17 @@ class TeamScreen:
             keep = chosen is not None and int(chosen) < len(options)
             self.fight_choice.value = chosen if keep else options[-1][1]
         self._show_report()
+
+    def _show_debrief(self) -> None:
+        """The side's debrief (`game.debrief`) over its orders, with a page to print."""
+        d = debrief(self.channel)
+        lang, sim = self.lang, self.game.simultaneous
+        name = f"debrief-{self.channel.side}-{d.turn}.html"
+        link = download_link(name, debrief_page(d, lang, sim), T["print"](lang))
+        self.debrief.value = (
+            f"<div style='border-left:3px solid #8a5a00;padding:2px 8px;margin-bottom:6px'>"
+            f"{debrief_html(d, lang, sim)}<small>{link}</small></div>"
+        )
 
     def _show_given(self) -> None:
         sealed = [d for d in self.channel.told() if d["kind"] == "sealed"]

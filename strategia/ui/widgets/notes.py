@@ -4,6 +4,7 @@ as a block of text, and the box a battle's report is shown in."""
 
 from __future__ import annotations
 
+import base64
 import html
 
 import ipywidgets as w
@@ -64,8 +65,18 @@ def question_examples_html(lang: Lang) -> str:
     )
 
 
+def download_link(name: str, data: str, label: str, mime: str = "text/html") -> str:
+    """A link that saves `data` as the file `name` (no server needed)."""
+    b64 = base64.b64encode(data.encode("utf-8")).decode("ascii")
+    return (
+        f"<a download='{html.escape(name)}' href='data:{mime};charset=utf-8;base64,{b64}' "
+        f"style='margin-right:12px'>{html.escape(label)}</a>"
+    )
+
+
 __all__ = [
     "REPORT_CSS",
+    "download_link",
     "journal_html",
     "question_examples",
     "question_examples_html",
