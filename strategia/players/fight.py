@@ -1,9 +1,6 @@
-"""Blows (9.8), artillery fire (9.7) and withdrawals (4.4), each decided by the engine's what-if
-on the side's picture (`whatif`): a blow is struck where the engine's force ratio reaches the
-style's threshold (the main effort's, or the held front's) and costs at most the style's risk
-of the attacking strength; a battery fires on the known enemy in reach it would hurt most, not
-on troops in contact with its own (9.7b), else interdicts (9.7d) a road the enemy comes by; a
-division withdraws when the enemy beside it would strike it at the style's withdrawal ratio.
+"""Blows (9.8), decided by the engine's what-if on the side's picture (`whatif`): a blow is
+struck where the engine's force ratio reaches the style's threshold (the main effort's, or the
+held front's) and costs at most the style's risk of the attacking strength.
 
 A blow takes the divisions beside the target that are free, in one echelon, or, where the
 what-if finds it does better, the fewest that suffice in the first echelon and the rest in the
@@ -20,24 +17,20 @@ from dataclasses import dataclass, replace
 
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
-from strategia.core.numbers import num, pct
-from strategia.engine.artillery_reach import in_range
-from strategia.engine.movement import reach
+from strategia.core.numbers import num
 from strategia.engine.state import GameState, UnitState
 from strategia.explain.trace import Step
-from strategia.notation.orders import Attack, Move, Strike
+from strategia.notation.orders import Attack
 from strategia.notation.refs import UnitRef
-from strategia.players.decision import Decision, Goal, number, ratio, step, units
+from strategia.players.decision import Decision, Goal, ratio, step, units
 from strategia.players.ground import Ground
 from strategia.players.picture import Known, Picture
 from strategia.players.plan import ATTACKING, Plan
 from strategia.players.styles import Style
 from strategia.players.whatif import Tried, attempt, rating
 from strategia.rules import RuleSet
-from strategia.rules.kinds import DivisionKind
 
 MAX_TARGETS = 48  # blows weighed by the engine's what-if in one move, the likeliest first
-MAX_SHOTS = 12  # cells weighed for each battery
 ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
@@ -228,7 +221,7 @@ def blow_decision(b: Blow, t: Tried) -> Decision:
     o = t.order
     assert isinstance(o, Attack)
     goal = Goal.PURSUE if o.pursue is not None else Goal.ATTACK
-    parts = [_knowledge(b.defenders)]
+    parts = [knowledge(b.defenders)]
     parts.append(
         step(
             Text(
@@ -278,7 +271,7 @@ def blow_decision(b: Blow, t: Tried) -> Decision:
     return Decision(goal, o.format("ru"), reason, units=(*o.attackers, *o.support))
 
 
-def _knowledge(known: Iterable[Known]) -> Step:
+def knowledge(known: Iterable[Known]) -> Step:
     ways = {
         "contact": Text("in contact", "в соприкосновении"),
         "open": Text("in the open", "на открытом участке"),
@@ -314,313 +307,4 @@ def _losses(t: Tried) -> Step:
     )
 
 
-# --- artillery ------------------------------------------------------------------------------------
-
-
-def fire(
-    state: GameState,
-    picture: Picture,
-    ground: Ground,
-    rules: RuleSet,
-    side: str,
-    busy: set[UnitRef],
-) -> tuple[GameState, list[Decision]]:
-    """Each free battery's fire (9.7), tried on `state` one after another."""
-    out: list[Decision] = []
-    guns = sorted(
-        (
-            u
-            for u in state.units.values()
-            if state.side_of(u.ref) == side
-            and u.division.kind is DivisionKind.ARTILLERY
-            and able(u)
-            and u.ref not in busy
-        ),
-        key=lambda u: u.ref.number,
-    )
-    if not picture.at_war or not guns:
-        return state, out
-    mine = [u for u in state.units.values() if state.side_of(u.ref) == side]
-    contact = {
-        Cell(c.lon + dx, c.lat + dy)
-        for u in mine
-        for c in u.cells
-        for dx in (-1, 0, 1)
-        for dy in (-1, 0, 1)
-    }
-    for gun in guns:
-        cells = sorted(
-            {k.cell for k in picture.enemies if k.cell not in contact},
-            key=lambda c: (c.km(gun.cell), c.lon, c.lat),
-        )
-        cells = [c for c in cells if in_range(gun.cell, c, rules)][:MAX_SHOTS]
-        best: Tried | None = None
-        for c in cells:
-            t = attempt(state, Strike(gun.ref, c), rules, side)
-            if t.clean and t.enemy_lost > 0.05 and (best is None or t.enemy_lost > best.enemy_lost):
-                best = t
-        if best is not None:
-            state = best.state
-            out.append(_strike_decision(best, picture))
-            continue
-        d = _interdict(state, gun, picture, ground, rules, side, contact)
-        if d is not None:
-            state, decision = d
-            out.append(decision)
-    return state, out
-
-
-def _strike_decision(t: Tried, picture: Picture) -> Decision:
-    o = t.order
-    assert isinstance(o, Strike)
-    known = [k for k in picture.enemies if k.cell == o.target]
-    parts = [
-        _knowledge(known),
-        step(
-            Text("in reach at this level", "в пределах досягаемости на этом уровне"),
-            Text(str(o.target)),
-            rule="9.7a",
-        ),
-        step(
-            Text("not in contact with own troops", "не в соприкосновении со своими войсками"),
-            None,
-            rule="9.7b",
-        ),
-        step(
-            Text(
-                "expected loss of the enemy (divisions of rating)",
-                "ожидаемые потери противника (в дивизиях рейтинга)",
-            ),
-            number(t.enemy_lost),
-            rule="9.7a",
-        ),
-    ]
-    label = Text(f"fire on {o.target}", f"огонь по {o.target}")
-    reason = step(label, Goal.STRIKE.text, rule="9.7", children=parts)
-    return Decision(Goal.STRIKE, o.format("ru"), reason, units=(o.unit,))
-
-
-def _interdict(
-    state: GameState,
-    gun: UnitState,
-    picture: Picture,
-    ground: Ground,
-    rules: RuleSet,
-    side: str,
-    contact: set[Cell],
-) -> tuple[GameState, Decision] | None:
-    """Interdiction fire (9.7d) on a road of the enemy's ground in reach that leads past a
-    known enemy towards the front, if there is one."""
-    roads = state.grid.road
-    near: list[tuple[int, Cell, Known]] = []
-    for k in picture.enemies:
-        for dx in range(-3, 4):
-            for dy in range(-3, 4):
-                c = Cell(k.cell.lon + dx, k.cell.lat + dy)
-                if (
-                    not ground.on_map(c)
-                    or c in contact
-                    or not ground.at(ground.enemy, c)
-                    or not roads[c.lon - 1, c.lat - 1]
-                    or state.occupants(c)
-                ):
-                    continue
-                if in_range(gun.cell, c, rules):
-                    near.append((ground.depth(c) if ground.at(ground.enemy, c) else 0, c, k))
-    if not near:
-        return None
-    near.sort(key=lambda x: (x[1].km(gun.cell), x[1].lon, x[1].lat))
-    _, cell, k = near[0]
-    t = attempt(state, Strike(gun.ref, cell, "interdict"), rules, side)
-    if not t.clean:
-        return None
-    parts = [
-        _knowledge([k]),
-        step(
-            Text("a road towards the front, in reach", "дорога к фронту в пределах досягаемости"),
-            Text(str(cell)),
-            rule="9.7a",
-        ),
-        step(
-            Text(
-                "what passes it in the enemy's move is hit", "бьет то, что пройдет в ход противника"
-            ),
-            None,
-            rule="9.7d",
-        ),
-    ]
-    label = Text(f"interdiction fire on {cell}", f"огонь на отсечение по {cell}")
-    reason = step(label, Goal.STRIKE.text, rule="9.7d", children=parts)
-    return t.state, Decision(Goal.STRIKE, t.order.format("ru"), reason, units=(gun.ref,))
-
-
-# --- withdrawal -----------------------------------------------------------------------------------
-
-
-def withdrawals(
-    state: GameState,
-    picture: Picture,
-    plan: Plan,
-    ground: Ground,
-    rules: RuleSet,
-    style: Style,
-    side: str,
-    busy: set[UnitRef],
-) -> tuple[GameState, list[Decision]]:
-    """Divisions the enemy beside them would strike at the withdrawal ratio withdrawn (4.4),
-    and, where the front is held, those the enemy's artillery hit with no enemy beside them
-    (out of the battery's reach, if they can)."""
-    out: list[Decision] = []
-    foes = [k for k in picture.enemies if k.kind in ATTACKING]
-    own = sorted(
-        (
-            u
-            for u in state.units.values()
-            if state.side_of(u.ref) == side
-            and able(u)
-            and u.ref not in busy
-            and u.division.kind is not DivisionKind.FORTRESS
-        ),
-        key=lambda u: u.ref.number,
-    )
-    for u in own:
-        if u.ref not in state.units:
-            continue
-        u = state.unit(u.ref)
-        refs = [
-            o.ref
-            for k in foes
-            if beside(u, k.cell)
-            for o in state.occupants(k.cell)
-            if state.side_of(o.ref) != side and o.division.kind in ATTACKING
-        ]
-        refs = list(dict.fromkeys(refs))
-        if not refs:
-            main = plan.main is not None and plan.main.holds(ground.along(u.cell))
-            if u.ref in picture.struck and (not main or u.division.strength < 0.6):
-                moved = _withdraw(state, u, picture, ground, rules, side)
-                if moved is not None:
-                    state = moved.state
-                    out.append(_shelled_decision(moved))
-            continue
-        threat = danger(state, u, picture, rules, side)
-        if threat is None or threat.ratio is None or threat.ratio < style.withdraw_ratio:
-            continue
-        moved = _withdraw(state, u, picture, ground, rules, side)
-        if moved is None:
-            continue
-        state = moved.state
-        share = min(1.0, threat.enemy_lost / max(power(u, rules), 1e-9))
-        known = [k for k in foes if beside(u, k.cell)]
-        out.append(_withdraw_decision(moved, threat, share, style, known))
-    return state, out
-
-
-def danger(
-    state: GameState, u: UnitState, picture: Picture, rules: RuleSet, side: str
-) -> Tried | None:
-    """The enemy's blow on `u` by every enemy division it knows of beside it, as the engine
-    would fight it (None: no enemy that can strike stands beside it)."""
-    refs = [
-        o.ref
-        for k in picture.enemies
-        if k.kind in ATTACKING and beside(u, k.cell)
-        for o in state.occupants(k.cell)
-        if state.side_of(o.ref) != side and o.division.kind in ATTACKING
-    ]
-    refs = list(dict.fromkeys(refs))
-    if not refs:
-        return None
-    them = state.side_of(refs[0])
-    blow = Attack(u.cell, (tuple(r for r in refs if state.side_of(r) == them),))
-    return attempt(state, blow, rules, them)
-
-
-def _shelled_decision(t: Tried) -> Decision:
-    o = t.order
-    assert isinstance(o, Move)
-    parts = [
-        step(
-            Text(
-                "hit by the enemy's artillery, no enemy beside it",
-                "под огнем артиллерии противника, противника рядом нет",
-            ),
-            None,
-            rule="9.7a",
-        ),
-        step(
-            Text("withdrawn, away from the battery, to", "отходит от батареи в"),
-            Text(str(o.to)),
-            rule="4.4",
-        ),
-    ]
-    label = Text(f"{o.unit.format('en')} withdraws", f"{o.unit.format('ru')} отходит")
-    reason = step(label, Goal.WITHDRAW.text, rule="4.4", children=parts)
-    return Decision(Goal.WITHDRAW, o.format("ru"), reason, units=(o.unit,))
-
-
-def _withdraw(
-    state: GameState, u: UnitState, picture: Picture, ground: Ground, rules: RuleSet, side: str
-) -> Tried | None:
-    r = reach(state, u.ref, rules, "withdraw")
-    enemy_cells = [c for k in picture.enemies for c in k.cells]
-    friends = {
-        c
-        for o in state.units.values()
-        if state.side_of(o.ref) == side and o.ref != u.ref
-        for c in o.cells
-    }
-    options = []
-    for c in r.cells():
-        if c in u.cells or not all(ground.at(picture.visible, x) for x in r.path_to(c)):
-            continue
-        gap = min((c.chebyshev(e) for e in enemy_cells), default=9)
-        if gap < 2:
-            continue
-        touching = any(Cell(c.lon + dx, c.lat + dy) in friends for dx, dy in ORTHOGONAL)
-        options.append(
-            (-gap, not touching, not ground.at(ground.own, c), r.cost_to(c), c.lon, c.lat, c)
-        )
-    for *_, c in sorted(options)[:4]:
-        t = attempt(state, Move(u.ref, c, mode="withdraw"), rules, side)
-        if t.clean:
-            return t
-    return None
-
-
-def _withdraw_decision(
-    t: Tried, threat: Tried, share: float, style: Style, known: list[Known]
-) -> Decision:
-    o = t.order
-    assert isinstance(o, Move)
-    parts = [
-        _knowledge(known),
-        step(
-            Text(
-                "the enemy's blow on it, by the engine's battle",
-                "удар противника по ней, по расчету боя",
-            ),
-            ratio(threat.ratio or 0.0),
-            rule="9.8",
-            note=Text(
-                f"at least {num(style.withdraw_ratio)}: outmatched",
-                f"не менее {num(style.withdraw_ratio, 'ru')}: силы неравны",
-            ),
-        ),
-        step(
-            Text("it would lose", "она потеряла бы"),
-            Text(pct(share), pct(share, "ru")),
-            rule="9.8c",
-        ),
-        step(
-            Text("withdrawn out of contact to", "отходит из соприкосновения в"),
-            Text(str(o.to)),
-            rule="4.4",
-        ),
-    ]
-    label = Text(f"{o.unit.format('en')} withdraws", f"{o.unit.format('ru')} отходит")
-    reason = step(label, Goal.WITHDRAW.text, rule="4.4", children=parts)
-    return Decision(Goal.WITHDRAW, o.format("ru"), reason, units=(o.unit,))
-
-
-__all__ = ["Blow", "able", "blow_decision", "choose_blows", "fire", "weigh_blows", "withdrawals"]
+__all__ = ["Blow", "able", "blow_decision", "choose_blows", "knowledge", "weigh_blows"]

@@ -29,12 +29,13 @@ from strategia.engine.state import GameState, UnitState
 from strategia.notation.orders import March, Move, Order, Transfer, Turn
 from strategia.notation.refs import UnitRef
 from strategia.players.decision import Decision, Goal, step
-from strategia.players.fight import able, danger
+from strategia.players.fight import able
 from strategia.players.ground import Ground
 from strategia.players.picture import Known, Picture
 from strategia.players.plan import ATTACKING, MOBILE, Plan, Sector
 from strategia.players.styles import Style
 from strategia.players.whatif import Tried, attempt, rating
+from strategia.players.withdraw import danger
 from strategia.rules import RuleSet
 from strategia.rules.kinds import DivisionKind
 

@@ -33,28 +33,21 @@ from strategia.game.views import SideView
 from strategia.notation.refs import UnitRef
 from strategia.players.asking import questions
 from strategia.players.decision import Decision, Goal, step
-from strategia.players.fight import (
-    Blow,
-    blow_decision,
-    choose_blows,
-    fire,
-    weigh_blows,
-    withdrawals,
-)
+from strategia.players.fight import Blow, blow_decision, choose_blows, weigh_blows
+from strategia.players.fire import fire
 from strategia.players.ground import Ground, read_ground
 from strategia.players.moves import movements
 from strategia.players.picture import Known, Picture, read_picture
 from strategia.players.plan import Plan, Posture, make_plan
 from strategia.players.styles import Style, load_styles
 from strategia.players.whatif import attempt, picture_state
+from strategia.players.withdraw import withdrawals
 from strategia.rules import RuleSet
 from strategia.theatre.scenario import Scenario
 
 
 class Channel(Protocol):
     """What the player uses of a side's channel (`strategia.game.channel.SideChannel`)."""
-
-    side: str
 
     def view(self, turn: int | None = None) -> SideView: ...
     def told(self) -> list[dict[str, Any]]: ...
