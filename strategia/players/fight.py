@@ -91,8 +91,14 @@ def weigh_blows(
         if any(state.side_of(o.ref) != side for o in state.occupants(k.cell)):
             targets.setdefault(k.cell, []).append(k)
     ranked = []
+    striking = {u.ref for u in strikers}
     for cell, known in targets.items():
-        near = [u for u in strikers if beside(u, cell)]
+        near = [
+            u
+            for u in state.beside([cell])
+            if u.ref in striking and beside(u, cell) and state.side_of(u.ref) == side
+        ]
+        near = list({u.ref: u for u in near}.values())
         if near:
             theirs = sum(rating(k.kind, rules) for k in known) or 1.0
             ranked.append((-sum(power(u, rules) for u in near) / theirs, cell, near, known))
@@ -124,7 +130,7 @@ def _weigh(
     near = sorted(near, key=lambda u: (-power(u, rules), u.ref.number))
     helpers = _supporters(state, near, own, cell, picture, rules)
     whole = Attack(cell, (tuple(u.ref for u in near),), tuple(u.ref for u in helpers))
-    best = _judged(attempt(state, whole, rules, side), near, threshold, style, rules)
+    best = _judged(attempt(state, whole, rules, side, losses=True), near, threshold, style, rules)
     if best is None:
         return None
     r = best.ratio or 0.0
@@ -136,14 +142,18 @@ def _weigh(
         if k < len(near):
             first, rest = tuple(u.ref for u in near[:k]), tuple(u.ref for u in near[k:])
             two = replace(whole, echelons=(first, rest))
-            tried = _judged(attempt(state, two, rules, side), near, threshold, style, rules)
+            tried = _judged(
+                attempt(state, two, rules, side, losses=True), near, threshold, style, rules
+            )
             if tried is not None and tried.enemy_lost - tried.own_lost > best_gain(best):
                 best = tried
     if style.pursue and len(near) == 1 and best.outcome == "taken":
         beyond = _beyond(near[0], cell, ground, picture)
         if beyond is not None:
             chase = replace(best.order, pursue=beyond)  # type: ignore[type-var]
-            tried = _judged(attempt(state, chase, rules, side), near, threshold, style, rules)
+            tried = _judged(
+                attempt(state, chase, rules, side, losses=True), near, threshold, style, rules
+            )
             if tried is not None:
                 best = tried
     used = frozenset(u.ref for u in near) | frozenset(u.ref for u in helpers)

@@ -63,7 +63,7 @@ def fire(
         cells = [c for c in cells if in_range(gun.cell, c, rules)][:MAX_SHOTS]
         best: Tried | None = None
         for c in cells:
-            t = attempt(state, Strike(gun.ref, c), rules, side)
+            t = attempt(state, Strike(gun.ref, c), rules, side, losses=True)
             if t.clean and t.enemy_lost > 0.05 and (best is None or t.enemy_lost > best.enemy_lost):
                 best = t
         if best is not None:

@@ -19,7 +19,8 @@ ground (9.1: crossing a border begins a war).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import numpy as np
+from scipy import ndimage
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
@@ -196,30 +197,27 @@ def toward(
     here = u.cell.km(goal)
     if u.cell == goal:
         return None
-    enemy_cells = {c for k in picture.enemies for c in k.cells}
-    options: list[tuple[float, float, int, int, str, Cell]] = []
+    near_enemy = picture.near_enemy if not contact else frozenset()
     for mode in ("forward", "road"):
         r = reach(state, u.ref, rules, mode)
+        options: list[tuple[float, float, int, int, Cell]] = []
         for c in r.cells():
             d = round(c.km(goal), 6)
-            if c in u.cells or d >= here - 1e-9:
+            if c in u.cells or d >= here - 1e-9 or c in near_enemy:
                 continue
-            if not contact and any(c.chebyshev(e) <= 1 for e in enemy_cells):
+            if not all(_may_pass(ground, picture, x, fights) for x in r.path_to(c)):
                 continue
-            path = r.path_to(c)
-            if not all(_may_pass(ground, picture, x, fights) for x in path):
-                continue
-            options.append((d, r.cost_to(c), c.lon, c.lat, mode, c))
-    for d, _, _, _, mode, c in sorted(options)[:4]:
-        t = attempt(state, Move(u.ref, c, mode=mode), rules, side)
-        if (
-            t.clean
-            and not _crossed(t, picture, fights)
-            and round(t.state.unit(u.ref).cell.km(goal), 6) == d
-            and not _outmatched(t, u.ref, picture, rules, side, style)
-            and (not contact or _together(t.state, u.ref, ground, side))
-        ):
-            return t
+            options.append((d, r.cost_to(c), c.lon, c.lat, c))
+        for d, _, _, _, c in sorted(options)[:4]:
+            t = attempt(state, Move(u.ref, c, mode=mode), rules, side)
+            if (
+                t.clean
+                and not _crossed(t, picture, fights)
+                and round(t.state.unit(u.ref).cell.km(goal), 6) == d
+                and not _outmatched(t, u.ref, picture, rules, side, style)
+                and (not contact or _together(t.state, u.ref, ground, side))
+            ):
+                return t
     facing = Direction.from_delta(*u.cell.offset(goal))
     if _off(u.facing, facing) >= 2:
         t = attempt(state, Turn(u.ref, facing), rules, side)
@@ -284,22 +282,21 @@ def _cover(
     if picture.at_war and plan.main is None and plan.fights:
         return state, out
     posts = _posts(ground)
+    zone = {Cell(p.lon + dx, p.lat + dy) for p in posts for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    enemy = {c for k in picture.enemies for c in k.cells}
+    free = [
+        u
+        for u in _free(state, side, done)
+        if u.division.kind in (*ATTACKING, DivisionKind.ANTI_TANK)
+        and not any(c in zone for c in u.cells)
+    ]
     for post in posts:
         if plan.main is not None and plan.main.holds(ground.along(post)):
             continue
-        mine = [u for u in state.units.values() if state.side_of(u.ref) == side]
-        if any(min(c.chebyshev(post) for c in u.cells) <= 1 for u in mine):
+        if post in enemy or _held(state, post, side):
             continue
-        if any(post in k.cells for k in picture.enemies):
-            continue
-        free = [
-            u
-            for u in _free(state, side, done)
-            if u.division.kind in (*ATTACKING, DivisionKind.ANTI_TANK)
-            and not _holds_post(u, posts)
-            and u.cell.chebyshev(post) <= NEAR
-        ]
-        for u in sorted(free, key=lambda u: (u.cell.chebyshev(post), u.ref.number))[:3]:
+        near = [u for u in free if u.ref not in done and u.cell.chebyshev(post) <= NEAR]
+        for u in sorted(near, key=lambda u: (u.cell.chebyshev(post), u.ref.number))[:3]:
             t = toward(state, u, post, picture, ground, rules, side)
             if t is not None:
                 state = t.state
@@ -313,6 +310,11 @@ def _cover(
     return state, out
 
 
+def _held(state: GameState, post: Cell, side: str) -> bool:
+    """Whether a division of the side stands on or beside the post."""
+    return any(state.side_of(o.ref) == side for o in state.beside([post]))
+
+
 def _posts(ground: Ground) -> list[Cell]:
     """The covering posts: a border cell every `POST_EVERY` places along the front."""
     by_place: dict[int, Cell] = {}
@@ -320,10 +322,6 @@ def _posts(ground: Ground) -> list[Cell]:
         by_place.setdefault(ground.along(c), c)
     places = sorted(by_place)
     return [by_place[p] for p in places if (p - places[0]) % POST_EVERY == 1 % POST_EVERY]
-
-
-def _holds_post(u: UnitState, posts: Iterable[Cell]) -> bool:
-    return any(min(c.chebyshev(p) for c in u.cells) <= 1 for p in posts)
 
 
 def _close_up(
@@ -342,19 +340,24 @@ def _close_up(
     out: list[Decision] = []
     if not plan.fights or not picture.enemies:
         return state, out
-    mine = [u for u in state.units.values() if state.side_of(u.ref) == side]
-    worth = [k for k in picture.enemies if _worth(k, plan, ground, mine, picture, rules)]
+    worth = _worth(state, plan, ground, picture, rules, side)
+    if not worth:
+        return state, out
+    mask = np.zeros(ground.size, dtype=bool)
+    for c in worth:
+        mask[c.lon - 1, c.lat - 1] = True
+    gap_of, (ni, nj) = ndimage.distance_transform_cdt(
+        ~mask, metric="chessboard", return_indices=True
+    )
     for u in sorted(_free(state, side, done), key=lambda u: u.ref.number):
         if u.division.kind not in ATTACKING or u.division.strength < WEAK:
             continue
-        gaps = sorted(
-            (min(c.chebyshev(k.cell) for c in u.cells), k.cell.lon, k.cell.lat, k) for k in worth
-        )
-        if not gaps or any(g[0] <= 1 for g in gaps):
+        i, j = u.cell.lon - 1, u.cell.lat - 1
+        gap = int(gap_of[i, j])
+        target = Cell(int(ni[i, j]) + 1, int(nj[i, j]) + 1)
+        if gap <= 1 or gap > (NEAR_HOME if ground.at(ground.own, target) else NEAR):
             continue
-        gap, *_, k = gaps[0]
-        if gap > (NEAR_HOME if ground.at(ground.own, k.cell) else NEAR):
-            continue
+        k = worth[target]
         t = toward(
             state, u, k.cell, picture, ground, rules, side, contact=True, fights=True, style=style
         )
@@ -378,25 +381,29 @@ def _close_up(
 
 
 def _worth(
-    k: Known,
-    plan: Plan,
-    ground: Ground,
-    mine: list[UnitState],
-    picture: Picture,
-    rules: RuleSet,
-) -> bool:
-    """Whether an enemy is worth closing up to (see `_close_up`)."""
-    if plan.main is not None and plan.main.lo - 1 <= ground.along(k.cell) <= plan.main.hi + 1:
-        return True
-    if ground.at(ground.own, k.cell):
-        return True
-    ours = sum(
-        rating(u.division.kind, rules) * u.division.strength
-        for u in mine
-        if u.division.kind in ATTACKING and min(c.chebyshev(k.cell) for c in u.cells) <= 2
-    )
-    theirs = sum(rating(e.kind, rules) for e in picture.enemies if e.cell.chebyshev(k.cell) <= 1)
-    return ours >= 2 * theirs
+    state: GameState, plan: Plan, ground: Ground, picture: Picture, rules: RuleSet, side: str
+) -> dict[Cell, Known]:
+    """The enemies worth closing up to, by cell (see `_close_up`)."""
+    w, h = ground.size
+    ours = np.zeros((w, h))
+    for u in state.units.values():
+        if state.side_of(u.ref) == side and u.division.kind in ATTACKING:
+            ours[u.cell.lon - 1, u.cell.lat - 1] += (
+                rating(u.division.kind, rules) * u.division.strength
+            )
+    theirs = np.zeros((w, h))
+    for e in picture.enemies:
+        theirs[e.cell.lon - 1, e.cell.lat - 1] += rating(e.kind, rules)
+    ours = ndimage.correlate(ours, np.ones((5, 5)), mode="constant")
+    theirs = ndimage.correlate(theirs, np.ones((3, 3)), mode="constant")
+    out: dict[Cell, Known] = {}
+    for k in picture.enemies:
+        c = k.cell
+        main = plan.main is not None and plan.main.lo - 1 <= ground.along(c) <= plan.main.hi + 1
+        i, j = c.lon - 1, c.lat - 1
+        if main or ground.at(ground.own, c) or ours[i, j] >= 2 * theirs[i, j]:
+            out.setdefault(c, k)
+    return out
 
 
 def _face(

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -85,7 +86,36 @@ class Picture:
     at_war: bool
 
     def enemies_at(self, c: Cell) -> list[Known]:
-        return [k for k in self.enemies if c in k.cells]
+        return self.by_cell.get(c, [])
+
+    @cached_property
+    def by_cell(self) -> dict[Cell, list[Known]]:
+        """The enemies known of, by each cell they stand on."""
+        out: dict[Cell, list[Known]] = {}
+        for k in self.enemies:
+            for c in k.cells:
+                out.setdefault(c, []).append(k)
+        return out
+
+    @cached_property
+    def near_enemy(self) -> frozenset[Cell]:
+        """The cells on or beside an enemy known of."""
+        return frozenset(
+            Cell(c.lon + dx, c.lat + dy)
+            for c in self.by_cell
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+        )
+
+    def beside(self, cells: Iterable[Cell]) -> list[Known]:
+        """The enemies known of on any of `cells` or beside one, each once."""
+        out: dict[int, Known] = {}
+        for c in cells:
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    for k in self.by_cell.get(Cell(c.lon + dx, c.lat + dy), ()):
+                        out.setdefault(id(k), k)
+        return list(out.values())
 
 
 def read_picture(

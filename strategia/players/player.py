@@ -144,7 +144,7 @@ class Player:
         state, fired = fire(state, picture, ground, rules, self.side, supporting | attacking)
         out = list(fired)
         for b in blows:
-            t = attempt(state, b.order, rules, self.side)
+            t = attempt(state, b.order, rules, self.side, losses=True)
             if t.clean and (t.ratio or 0.0) >= b.threshold:
                 state = t.state
                 out.append(blow_decision(b, t))

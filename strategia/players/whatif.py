@@ -21,7 +21,7 @@ from strategia.engine.apply import apply
 from strategia.engine.result import Cut, Result
 from strategia.engine.state import GameState, UnitState
 from strategia.explain.trace import quiet
-from strategia.notation.orders import Order
+from strategia.notation.orders import Attack, Order
 from strategia.notation.refs import UnitRef
 from strategia.players.picture import Picture
 from strategia.rules import RuleSet
@@ -128,24 +128,34 @@ def strength(state: GameState, refs: Iterable[UnitRef], rules: RuleSet) -> float
     return total
 
 
-def attempt(state: GameState, order: Order, rules: RuleSet, side: str) -> Tried:
-    """`order` carried out on `state` by the engine, as the side would give it."""
-    before = {u.ref for u in state.units.values()}
+def attempt(
+    state: GameState, order: Order, rules: RuleSet, side: str, losses: bool = False
+) -> Tried:
+    """`order` carried out on `state` by the engine, as the side would give it; with `losses`,
+    what it cost each side (of the units on and around its target, and its own)."""
     try:
         with quiet():
             new, result = apply(state, order, rules, side)
     except StrategiaError as e:
         return Tried(order, state, None, str(e))
-    mine = [r for r in before if state.side_of(r) == side]
-    theirs = [r for r in before if state.side_of(r) != side]
-    touched = [r for r in before if new.units.get(r) != state.units.get(r)]
-    own_lost = strength(state, [r for r in mine if r in touched], rules) - strength(
-        new, [r for r in mine if r in touched], rules
-    )
-    enemy_lost = strength(state, [r for r in theirs if r in touched], rules) - strength(
-        new, [r for r in theirs if r in touched], rules
-    )
+    if not losses:
+        return Tried(order, new, result)
+    refs = set(_named(order))
+    target = getattr(order, "target", None)
+    if isinstance(target, Cell):
+        refs |= {u.ref for u in state.beside([target])}
+    own = [r for r in refs if r in state.units and state.side_of(r) == side]
+    theirs = [r for r in refs if r in state.units and state.side_of(r) != side]
+    own_lost = strength(state, own, rules) - strength(new, own, rules)
+    enemy_lost = strength(state, theirs, rules) - strength(new, theirs, rules)
     return Tried(order, new, result, "", round(enemy_lost, 6), round(own_lost, 6))
+
+
+def _named(order: Order) -> list[UnitRef]:
+    """The units an order names (a blow's attackers and supporters, else its unit)."""
+    if isinstance(order, Attack):
+        return [*order.attackers, *order.support]
+    return [order.unit]
 
 
 def free_cells(state: GameState, cells: Iterable[Cell]) -> list[Cell]:

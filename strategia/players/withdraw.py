@@ -38,7 +38,6 @@ def withdrawals(
     and, where the front is held, those the enemy's artillery hit with no enemy beside them
     (out of the battery's reach, if they can)."""
     out: list[Decision] = []
-    foes = [k for k in picture.enemies if k.kind in ATTACKING]
     own = sorted(
         (
             u
@@ -54,15 +53,8 @@ def withdrawals(
         if u.ref not in state.units:
             continue
         u = state.unit(u.ref)
-        refs = [
-            o.ref
-            for k in foes
-            if beside(u, k.cell)
-            for o in state.occupants(k.cell)
-            if state.side_of(o.ref) != side and o.division.kind in ATTACKING
-        ]
-        refs = list(dict.fromkeys(refs))
-        if not refs:
+        near = [k for k in picture.beside(u.cells) if k.kind in ATTACKING and beside(u, k.cell)]
+        if not near:
             main = plan.main is not None and plan.main.holds(ground.along(u.cell))
             if u.ref in picture.struck and (not main or u.division.strength < 0.6):
                 moved = _withdraw(state, u, picture, ground, rules, side)
@@ -78,8 +70,7 @@ def withdrawals(
             continue
         state = moved.state
         share = min(1.0, threat.enemy_lost / max(power(u, rules), 1e-9))
-        known = [k for k in foes if beside(u, k.cell)]
-        out.append(_withdraw_decision(moved, threat, share, style, known))
+        out.append(_withdraw_decision(moved, threat, share, style, near))
     return state, out
 
 
@@ -90,7 +81,7 @@ def danger(
     would fight it (None: no enemy that can strike stands beside it)."""
     refs = [
         o.ref
-        for k in picture.enemies
+        for k in picture.beside(u.cells)
         if k.kind in ATTACKING and beside(u, k.cell)
         for o in state.occupants(k.cell)
         if state.side_of(o.ref) != side and o.division.kind in ATTACKING
@@ -100,7 +91,7 @@ def danger(
         return None
     them = state.side_of(refs[0])
     blow = Attack(u.cell, (tuple(r for r in refs if state.side_of(r) == them),))
-    return attempt(state, blow, rules, them)
+    return attempt(state, blow, rules, them, losses=True)
 
 
 def _shelled_decision(t: Tried) -> Decision:
