@@ -1,10 +1,11 @@
 """Reconnaissance (8.3): questions asked where the side knows too little, within its budget.
 
-From the war on, a sector whose estimate rests more on the covering density assumed than on
-enemies known is asked about: «сколько дивизий в ...?» over the enemy's ground of the sector
+From the war on, a sector where the enemy known by its kind (in sight, in the open) is less
+than half the estimate (the rest covering counters known by position, a density assumed,
+armies told of) is asked about: «сколько дивизий в ...?» over the enemy's ground of the sector
 near the border that the side does not see (a numeric question, one of the 15 a side has for
-every 10 turns). The main effort's sector first, then the least known. A move spends at most
-the style's `questions_share` of what is left of the budget.
+every 10 turns), unless a fresh answer covers it. The main effort's sector first, then the
+least known. A move spends at most the style's `questions_share` of what is left.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def questions(
     for s in order:
         if allowance < COST:
             break
-        if s.assumed <= s.known or any(_covers(c.cells, s, ground) for c in counted):
+        if s.known_kind * 2 >= s.enemy or any(_covers(c.cells, s, ground) for c in counted):
             continue
         cells = _unseen(s, ground, picture)
         if not cells:

@@ -40,6 +40,7 @@ class Ground:
     to_enemy: np.ndarray  # (w, h) int: chessboard cells to the enemy's ground (FAR: none)
     to_own: np.ndarray  # chessboard cells to the side's own ground
     border: tuple[Cell, ...]  # own cells beside the enemy's ground, along the axis
+    facing: tuple[Cell, ...]  # the enemy's cells beside the side's own ground
     axis: int  # 0: the front runs along longitudes (west-east), 1: along latitudes
     cities: tuple[Cell, ...]  # the side's own cities and capitals
     size: tuple[int, int]
@@ -89,6 +90,8 @@ def read_ground(sc: Scenario, side: str, enemy_sides: tuple[str, ...] = ()) -> G
         (Cell(int(i) + 1, int(j) + 1) for i, j in zip(ii, jj, strict=True)),
         key=lambda c: (c.lon, c.lat) if axis == 0 else (c.lat, c.lon),
     )
+    theirs = ndimage.binary_dilation(own, _SQUARE) & enemy & land
+    facing = tuple(Cell(int(i) + 1, int(j) + 1) for i, j in np.argwhere(theirs))
     settled = ds["settlement"].values > 0
     cities = tuple(Cell(int(i) + 1, int(j) + 1) for i, j in np.argwhere(settled & own))
     return Ground(
@@ -101,6 +104,7 @@ def read_ground(sc: Scenario, side: str, enemy_sides: tuple[str, ...] = ()) -> G
         to_enemy,
         to_own,
         tuple(border),
+        facing,
         axis,
         cities,
         terrain.size(ds),

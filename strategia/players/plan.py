@@ -92,6 +92,7 @@ class Sector:
     own_strength: float
     enemy: float
     known: float
+    known_kind: float  # of the enemy known, what is known by its kind (in sight, open ground)
     assumed: float
     army: float
     counted: float
@@ -214,7 +215,9 @@ def _sectors(
         strength = sum(rating(u.division.kind, rules) * u.division.strength for u in mine)
         theirs = [e for e in enemies if a <= ground.along(e.cell) <= b and _in_band(ground, e)]
         known = sum(rating(e.kind, rules) for e in theirs)
+        known_kind = sum(rating(e.kind, rules) for e in theirs if e.kind_known)
         seen_at = {ground.along(e.cell) + d for e in theirs for d in (-1, 0, 1)}
+        seen_at |= {ground.along(c) for c in ground.facing if ground.at(picture.visible, c)}
         open_ = [p for p in positions if a <= p <= b and p not in seen_at]
         assumed = len(open_) * density * rifle
         army = _armies(armies, ground, a, b, rifle)
@@ -229,6 +232,7 @@ def _sectors(
                 round(strength, 3),
                 round(enemy, 3),
                 round(known, 3),
+                round(known_kind, 3),
                 round(assumed, 3),
                 round(army, 3),
                 round(counted, 3),
