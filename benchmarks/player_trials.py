@@ -14,7 +14,13 @@
   at turn 20 (`strategia.game.scoring`) in at least 8 of the 10 as either colour.
 - *mirror*: the computer against itself on 20 mirrored random theatres
   (`strategia.theatre.mirror`: the same ground and forces either side of the middle), level 2,
-  20 turns: neither colour should win more than 65 % of the games.
+  20 turns: neither colour should win more than 65 % of the games. *mirror_blue_first* plays
+  the same games with Blue moving first (a house rule, 1.8), to tell the colour from the order
+  of the moves.
+
+A game that has not ended in `HANG_SECONDS` counts as a hang (an error). `checks` says which of
+the targets the figures meet; `--quick` plays a game or two of each kind, 4 turns (too few to
+judge the shares of wins: a test asserts what they can show).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import signal
 import sys
 import tempfile
 import time
@@ -43,6 +50,8 @@ from strategia.theatre.scenario_io import load_scenario
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"
 STYLES = [("balanced", "balanced"), ("bold", "cautious"), ("cautious", "bold")]
+HANG_SECONDS = 900
+BLUE_FIRST = '[ruleset]\nname = "continental"\n\n[first_move]\nside = "blue"\n'
 
 
 def script_orders(g: Game, side: str) -> None:
@@ -110,12 +119,28 @@ def _scenario(kind: str, seed: int, level: int) -> Scenario:
     return random_scenario(64, 44, seed=seed, divisions_per_side=30, level=level)
 
 
+class Hang(Exception):
+    pass
+
+
+def _hang(signum: int, frame: object) -> None:
+    raise Hang(f"the game did not end in {HANG_SECONDS} s")
+
+
 def one(job: dict[str, Any]) -> dict[str, Any]:
     """One trial game (a job of the pool): its settings and what came of it."""
     with tempfile.TemporaryDirectory() as d:
+        signal.signal(signal.SIGALRM, _hang)
+        signal.alarm(HANG_SECONDS)
         try:
             sc = _scenario(job["map"], job["seed"], job["level"])
-            g = Game.new(sc, Path(d) / "trial.game", level=job["level"], seed=job["seed"])
+            house = []
+            if job.get("house"):
+                (Path(d) / "house.toml").write_text(job["house"], encoding="utf-8")
+                house = [str(Path(d) / "house.toml")]
+            g = Game.new(
+                sc, Path(d) / "trial.game", level=job["level"], seed=job["seed"], house=house
+            )
             sides: dict[str, Player | str] = {}
             for side in flow.sides_in_order(g.state, g.rules):
                 what = job["sides"].get(side, "balanced:wait" if side == "green" else "script")
@@ -130,6 +155,8 @@ def one(job: dict[str, Any]) -> dict[str, Any]:
             return {**job, **out, "error": None}
         except Exception:
             return {**job, "error": traceback.format_exc()}
+        finally:
+            signal.alarm(0)
 
 
 def jobs(quick: bool) -> dict[str, list[dict[str, Any]]]:
@@ -145,9 +172,13 @@ def jobs(quick: bool) -> dict[str, list[dict[str, Any]]]:
         return {
             "self": self_games,
             "script": [{"map": "random", "seed": 3, "level": 2, "turns": turns,
-                        "sides": {"blue": "balanced"}}],
+                        "sides": {side: "balanced"}} for side in ("red", "blue")],
             "mirror": [{"map": "mirror", "seed": 4, "level": 2, "turns": turns,
                         "sides": {"red": "balanced:attack@1", "blue": "balanced:attack@1"}}],
+            "mirror_blue_first": [{"map": "mirror", "seed": 4, "level": 2, "turns": turns,
+                                   "sides": {"red": "balanced:attack@1",
+                                             "blue": "balanced:attack@1"},
+                                   "house": BLUE_FIRST}],
         }  # fmt: skip
     self_games = []
     for lv in (1, 2, 3):
@@ -166,7 +197,8 @@ def jobs(quick: bool) -> dict[str, list[dict[str, Any]]]:
          "sides": {"red": "balanced", "blue": "balanced"}}
         for s in range(1, 21)
     ]  # fmt: skip
-    return {"self": self_games, "script": script, "mirror": mirror}
+    blue_first = [{**j, "house": BLUE_FIRST} for j in mirror]
+    return {"self": self_games, "script": script, "mirror": mirror, "mirror_blue_first": blue_first}
 
 
 def summary(done: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
@@ -198,22 +230,46 @@ def summary(done: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
         other = "blue" if side == "red" else "red"
         wins[side].append(r["scores"][side] > r["scores"][other])
     out["script_wins"] = {s: f"{sum(w)}/{len(w)}" for s, w in wins.items()}
-    colour = {"red": 0, "blue": 0, "draw": 0}
-    for r in done.get("mirror", []):
-        if r.get("error"):
-            continue
-        a, b = r["scores"]["red"], r["scores"]["blue"]
-        colour["red" if a > b else "blue" if b > a else "draw"] += 1
-    out["mirror"] = colour
+    for kind in ("mirror", "mirror_blue_first"):
+        colour = {"red": 0, "blue": 0, "draw": 0}
+        for r in done.get(kind, []):
+            if r.get("error"):
+                continue
+            a, b = r["scores"]["red"], r["scores"]["blue"]
+            colour["red" if a > b else "blue" if b > a else "draw"] += 1
+        out[kind] = colour
     out["error_texts"] = [r["error"] for r in errors][:3]
+    out["checks"] = checks(out, done)
     return out
+
+
+def checks(out: dict[str, Any], done: dict[str, list[dict[str, Any]]]) -> dict[str, bool | None]:
+    """Which targets of the issue the figures meet; None where too few games were played to
+    judge (`--quick`: a game or two; beating the script is then judged game by game)."""
+    hung = any("did not end" in (r.get("error") or "") for rs in done.values() for r in rs)
+    script = [tuple(map(int, v.split("/"))) for v in out["script_wins"].values()]
+    script = [(won, n) for won, n in script if n]
+    mirror = out["mirror"]
+    played = sum(mirror.values())
+    return {
+        "no_exception": out["errors"] == 0,
+        "no_refused_order": out["refused"] == 0,
+        "no_hang": not hung and out["unfinished"] == 0,
+        "cut_at_most_5_percent": out["cut_share"] <= 0.05,
+        "beats_the_script_8_of_10_as_either_colour": (
+            all(won >= (0.8 * n if n >= 10 else n) for won, n in script) if script else None
+        ),
+        "mirror_neither_colour_over_65_percent": (
+            max(mirror["red"], mirror["blue"]) <= 0.65 * played if played >= 10 else None
+        ),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--quick", action="store_true")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--only", choices=("self", "script", "mirror"))
+    p.add_argument("--only", choices=("self", "script", "mirror", "mirror_blue_first"))
     p.add_argument("--processes", type=int, default=2)
     args = p.parse_args(argv)
     todo = jobs(args.quick)

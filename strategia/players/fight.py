@@ -244,11 +244,11 @@ def blow_decision(b: Blow, t: Tried) -> Decision:
         )
     )
     where = (
-        Text("the main effort", "главный удар")
+        Text("of the main effort", "главного удара")
         if b.main
-        else Text("the front held", "удерживаемый фронт")
+        else Text("of the front held", "удерживаемого фронта")
     )
-    parts.append(step(Text("the threshold of", "порог для"), where, rule="5.4"))
+    parts.append(step(Text("the threshold", "порог"), where, rule="5.4"))
     parts.append(_losses(t))
     if len(o.echelons) > 1:
         parts.append(

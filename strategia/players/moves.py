@@ -126,7 +126,7 @@ def _to_front(
     goal = _rear_cell(ground, sector, middle, state)
     if goal is None:
         return None
-    goal_text = Text(f"towards {sector.label().en}", f"к {sector.label().ru}")
+    goal_text = Text(f"towards {sector.label().en}", f"к {sector.label('dat').ru}")
     why = Goal.REINFORCE if reserve or plan.main is sector else Goal.DEPLOY
     if u.cell in ground.cities:
         cities = sorted(

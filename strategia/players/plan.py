@@ -104,10 +104,12 @@ class Sector:
     def holds(self, along: int) -> bool:
         return self.lo <= along <= self.hi
 
-    def label(self) -> Text:
+    def label(self, case: str = "nom") -> Text:
+        """«полоса 2 (15-26)»; `case` "prep" or "dat": «в полосе 2», «к полосе 2»."""
+        word = "полоса" if case == "nom" else "полосе"
         return Text(
             f"sector {self.number} ({self.lo}-{self.hi})",
-            f"полоса {self.number} ({self.lo}-{self.hi})",
+            f"{word} {self.number} ({self.lo}-{self.hi})",
         )
 
 
@@ -307,7 +309,7 @@ def _sector_step(s: Sector, style: Style) -> Step:
     parts.append(step(Text("enemy estimated", "оценка противника"), number(s.enemy)))
     value = ratio(s.balance) if math.isfinite(s.balance) else Text("no enemy", "противника нет")
     return step(
-        Text(f"balance in {s.label().en}", f"соотношение в {s.label().ru}"),
+        Text(f"balance in {s.label().en}", f"соотношение в {s.label('prep').ru}"),
         value,
         rule="5.4",
         children=parts,
