@@ -35,6 +35,7 @@ LOWER = {
         "theatre",
         "engine",
         "game",
+        "players",
         "tactical",
         "casebook",
     },

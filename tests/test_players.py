@@ -287,3 +287,42 @@ def test_styles_are_data_merged_like_house_rules() -> None:
     text = str(e.value)
     assert "4 problems" in text and "attack_ratio" in text and "speed" in text
     assert "risk" in text and "[new]" in text and "s.toml" in text
+
+
+# --- the command line ------------------------------------------------------------------------------
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    from strategia.cli import main
+
+    code = main(args)
+    out = capsys.readouterr()
+    return code or 0, out.out + out.err
+
+
+def test_game_auto_plays_the_computer_s_sides_and_prints_its_orders(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    path = str(tmp_path / "auto.game")
+    code, _ = _run(["game", "new", str(DEFAULT), path, "--level", "2",
+                    "--computer", "blue:bold:attack@1", "--computer", "green"], capsys)  # fmt: skip
+    assert code == 0
+    g = Game.open(path)
+    assert g.computer_sides()["blue"]["style"] == "bold"
+    assert g.computer_sides()["green"]["posture"] == "wait"  # a neutral waits by default
+    g.journal.close()
+    code, out = _run(["game", "auto", path, "--json"], capsys)
+    assert code == 0 and json.loads(out)["orders"] == []  # Red, a team's side, is to move
+    _run(["game", "end-turn", path], capsys)
+    code, out = _run(["game", "auto", path, "--json", "--lang", "en"], capsys)
+    data = json.loads(out)
+    assert data["side"] == "red" and data["turn"] == 2 and data["refused"] == []
+    orders = data["orders"]
+    assert orders and {o["side"] for o in orders} == {"blue"}  # Green gives no orders yet
+    assert all(set(o) == {"turn", "side", "order", "reason", "cut"} for o in orders)
+    assert all(o["turn"] == 1 and o["reason"] and o["cut"] == [] for o in orders)
+    code, out = _run(["game", "new", str(DEFAULT), str(tmp_path / "x.game"),
+                      "--computer", "purple", "--computer", "red:reckless"], capsys)  # fmt: skip
+    assert code != 0 and "reckless" in out

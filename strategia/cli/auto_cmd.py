@@ -19,12 +19,9 @@ from strategia.core.i18n import Lang, Text
 from strategia.engine import flow
 from strategia.game.channel import channel
 from strategia.game.game import Game
-from strategia.players import Player, Posture, load_styles
+from strategia.players import Player, Posture, load_styles, settings
 from strategia.players.styles import STYLES
 from strategia.rules.kinds import side_name
-
-DEFAULT_POSTURE = {"green": "wait"}  # a neutral waits to be attacked; the others attack@3
-SEEDS = {"red": 1, "blue": 2, "green": 3, "black": 4}
 
 
 def add_command(cmd: Any) -> None:
@@ -55,7 +52,8 @@ def computer_settings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
         side, _, rest = spec.partition(":")
         style, _, posture = rest.partition(":")
         style = style or "balanced"
-        posture = posture or DEFAULT_POSTURE.get(side.strip().lower(), "attack@3")
+        chosen = settings(side, style, posture or None)
+        posture = chosen["posture"]
         if style not in styles:
             problems.append(Problem(f"--computer {spec}", f"style: one of {', '.join(styles)}"))
         try:
@@ -63,7 +61,7 @@ def computer_settings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
         except RuleDataError as e:
             problems += list(e.problems)
         key = side.strip().lower()
-        out[key] = {"style": style, "posture": posture, "seed": SEEDS.get(key, 0)}
+        out[key] = chosen
         if text is not None:
             out[key]["styles"] = text
     if problems:
@@ -72,25 +70,14 @@ def computer_settings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
 
 
 def players_of(g: Game, only: list[str] | None = None) -> dict[str, Player]:
-    """The computer's players of the game's header (of the sides `only`, if given)."""
-    settings = g.journal.header.get("computer") or {}
+    """The computer's players of the game (`Game.computer_sides`; of the sides `only`, if
+    given)."""
     keep = {g.known_side(s) for s in only} if only else None
-    out = {}
-    for side, s in settings.items():
-        if keep is not None and side not in keep:
-            continue
-        text = s.get("styles")
-        styles = load_styles(text, f"{g.journal.path} (styles)") if text else load_styles()
-        out[side] = Player(
-            side, s.get("style", "balanced"), s.get("posture", "attack@3"),
-            int(s.get("seed", 0)), styles,
-        )  # fmt: skip
-    return out
-
-
-def moved_this_turn(g: Game, side: str) -> bool:
-    """Whether the computer gave `side`'s decisions this turn already (level 3)."""
-    return any(d.get("turn") == g.state.turn for _, d in g.decisions(side))
+    return {
+        side: Player.of_settings(side, settings, f"{g.journal.path} (styles)")
+        for side, settings in g.computer_sides().items()
+        if keep is None or side in keep
+    }
 
 
 def play(g: Game, players: dict[str, Player], until: int | None = None) -> int:
@@ -98,19 +85,15 @@ def play(g: Game, players: dict[str, Player], until: int | None = None) -> int:
     the end of the war; the entry the run began after (its decisions follow it)."""
     start = g.journal.last_seq
     while g.phase != "peace" and (until is None or g.state.turn <= until):
+        due = g.computer_due(players)
+        for side in due:
+            players[side].move(channel(g, side))
         if g.simultaneous:
-            sides = flow.sides_in_order(g.state, g.rules)
-            for side in sides:
-                if side in players and not moved_this_turn(g, side):
-                    players[side].move(channel(g, side))
-            if not all(s in players for s in sides):
+            if not all(s in players for s in flow.sides_in_order(g.state, g.rules)):
                 break
-            g.end_turn()
-        else:
-            if g.side not in players:
-                break
-            players[g.side].move(channel(g, g.side))
-            g.end_turn()
+        elif not due:
+            break
+        g.end_turn()
     return start
 
 

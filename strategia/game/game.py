@@ -327,10 +327,12 @@ class Game(Mediation):
 
         return self._command(body)
 
-    def decisions(self, side: str | None = None) -> list[tuple[int, dict[str, Any]]]:
-        """The computer players' decisions (of `side` only, if given), as (entry, decision):
-        its turn, goal, order and reason, and `text` the reason in words in both languages.
-        A decision whose order was taken back (undo) is left out."""
+    def decisions(
+        self, side: str | None = None, turn: int | None = None
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """The computer players' decisions (of `side` only, of `turn` only, if given), as
+        (entry, decision): its turn, goal, order and reason, and `text` the reason in words in
+        both languages. A decision whose order was taken back (undo) is left out."""
         from strategia.explain.render import explanation_text
         from strategia.explain.trace import Step
 
@@ -339,6 +341,8 @@ class Game(Mediation):
         for e in self.journal.entries:
             d = e.data
             if e.kind != "decision" or (side is not None and d.get("side") != side):
+                continue
+            if turn is not None and d.get("turn") != turn:
                 continue
             if d.get("of") is not None and int(d["of"]) in undone:
                 continue

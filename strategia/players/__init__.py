@@ -12,7 +12,16 @@ each decision (`Decision`: the order, its goal, its reason as steps with their r
 
 from strategia.players.decision import Decision, Goal
 from strategia.players.plan import Posture
-from strategia.players.player import Player
+from strategia.players.player import Player, settings
 from strategia.players.styles import Style, load_styles, read_styles
 
-__all__ = ["Decision", "Goal", "Player", "Posture", "Style", "load_styles", "read_styles"]
+__all__ = [
+    "Decision",
+    "Goal",
+    "Player",
+    "Posture",
+    "Style",
+    "load_styles",
+    "read_styles",
+    "settings",
+]

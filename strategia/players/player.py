@@ -45,6 +45,17 @@ from strategia.players.withdraw import withdrawals
 from strategia.rules import RuleSet
 from strategia.theatre.scenario import Scenario
 
+SEEDS = {"red": 1, "blue": 2, "green": 3, "black": 4}  # a side's player's seed, by default
+DEFAULT_POSTURE = {"green": "wait"}  # a neutral waits to be attacked; the others attack@3
+
+
+def settings(side: str, style: str = "balanced", posture: str | None = None) -> dict[str, Any]:
+    """A side's computer player as a game keeps it (`Game.computer_sides`): its style, its
+    posture (by default a neutral waits, the others attack from turn 3) and its seed."""
+    key = side.strip().lower()
+    chosen = posture or DEFAULT_POSTURE.get(key, "attack@3")
+    return {"style": style, "posture": chosen, "seed": SEEDS.get(key, 0)}
+
 
 class Channel(Protocol):
     """What the player uses of a side's channel (`strategia.game.channel.SideChannel`)."""
@@ -83,6 +94,17 @@ class Player:
         self.refused: list[tuple[str, str]] = []  # orders the game refused (none expected)
         self._map: tuple[Scenario, RuleSet] | None = None
         self._grounds: dict[tuple[str, ...], Ground] = {}
+
+    @classmethod
+    def of_settings(cls, side: str, settings: dict[str, Any], source: str = "styles") -> Player:
+        """The player a game's settings for a side describe (`Game.computer_sides`: style,
+        posture, seed, and a styles file's text merged over the defaults)."""
+        text = settings.get("styles")
+        styles = load_styles(text, source) if text else load_styles()
+        return cls(
+            side, settings.get("style", "balanced"), settings.get("posture", "attack@3"),
+            int(settings.get("seed", 0)), styles,
+        )  # fmt: skip
 
     # --- a move --------------------------------------------------------------------------------
 
@@ -228,4 +250,4 @@ def _no_pursuit(style: Style) -> Style:
     return replace(style, pursue=False)
 
 
-__all__ = ["Blow", "Channel", "Player"]
+__all__ = ["Blow", "Channel", "Player", "settings"]
