@@ -177,9 +177,7 @@ def make_plan(
         )
     else:
         why = (
-            Text(
-                "no sector's balance is good enough", "ни в одной полосе соотношение не достаточно"
-            )
+            Text("no sector's balance is good enough", "нет полосы с достаточным соотношением")
             if fights
             else Text("not at war: the front is held", "войны нет: фронт удерживается")
         )
