@@ -160,6 +160,14 @@ class Seats:
             results += g.end_turn()
         return decisions, results
 
+    def turn(self, g: Game) -> None:
+        """One turn of a game every side of which the computer plays (a trial): the sides'
+        moves, and at level 3 the turn carried out as a mediator would."""
+        turn = g.state.turn
+        self.play(g, lambda _: None)
+        if g.simultaneous and g.state.turn == turn and g.phase != "peace":
+            g.end_turn()
+
 
 class _Panels(Protocol):
     computer: ComputerPanel
