@@ -123,7 +123,7 @@ def _to_front(
     if sector is None:
         return None
     middle = (sector.lo + sector.hi) / 2
-    goal = _rear_cell(ground, sector, middle, state)
+    goal = _rear_cell(ground, sector, middle)
     if goal is None:
         return None
     goal_text = Text(f"towards {sector.label().en}", f"к {sector.label('dat').ru}")
@@ -153,25 +153,23 @@ def _to_front(
     return None
 
 
-def _rear_cell(ground: Ground, sector: Sector, middle: float, state: GameState) -> Cell | None:
+def _rear_cell(ground: Ground, sector: Sector, middle: float) -> Cell | None:
     """A free cell of the side's own ground 3-4 cells behind the border, near the sector's
-    middle."""
-    best = None
+    middle: of the land within 4 cells of the sector's border cells, the nearest to the middle
+    along the front (then the shallower, then by longitude and latitude)."""
+    w, h = ground.size
+    near = np.zeros((w, h), dtype=bool)
     for c in ground.border:
-        if abs(ground.along(c) - middle) > (sector.hi - sector.lo) / 2 + 1:
-            continue
-        for d in (3, 4):
-            for dx in range(-d, d + 1):
-                for dy in range(-d, d + 1):
-                    x = Cell(c.lon + dx, c.lat + dy)
-                    if not ground.on_map(x) or not ground.at(ground.own, x):
-                        continue
-                    if ground.depth(x) not in (3, 4) or not ground.at(ground.land, x):
-                        continue
-                    key = (abs(ground.along(x) - middle), ground.depth(x), x.lon, x.lat)
-                    if best is None or key < best[0]:
-                        best = (key, x)
-    return None if best is None else best[1]
+        if abs(ground.along(c) - middle) <= (sector.hi - sector.lo) / 2 + 1:
+            near[max(0, c.lon - 5) : c.lon + 4, max(0, c.lat - 5) : c.lat + 4] = True
+    depth = ground.to_enemy
+    ii, jj = np.nonzero(near & ground.own & ground.land & ((depth == 3) | (depth == 4)))
+    if not len(ii):
+        return None
+    lon, lat = ii + 1, jj + 1
+    along = lon if ground.axis == 0 else lat
+    best = np.lexsort((lat, lon, depth[ii, jj], np.abs(along - middle)))[0]
+    return Cell(int(lon[best]), int(lat[best]))
 
 
 def _crossed(t: Tried, picture: Picture, fights: bool = False) -> bool:
@@ -419,15 +417,18 @@ def _face(
     out: list[Decision] = []
     if not picture.enemies:
         return state, out
+    cells = [k.cell for k in picture.enemies]
+    lon = np.array([c.lon for c in cells])
+    lat = np.array([c.lat for c in cells])
     for u in sorted(_free(state, side, done), key=lambda u: u.ref.number):
-        near = sorted(
-            (u.cell.chebyshev(k.cell), k.cell.lon, k.cell.lat, k.cell)
-            for k in picture.enemies
-            if k.cell not in u.cells
-        )
-        if not near or near[0][0] > 3:
+        # the nearest enemy (chessboard cells; then by longitude, latitude) not on its cells
+        dist = np.maximum(np.abs(lon - u.cell.lon), np.abs(lat - u.cell.lat))
+        for c in u.cells:
+            dist[(lon == c.lon) & (lat == c.lat)] = 1 << 30
+        first = int(np.lexsort((lat, lon, dist))[0])
+        if dist[first] > 3:
             continue
-        cell = near[0][3]
+        cell = cells[first]
         facing = Direction.from_delta(*u.cell.offset(cell))
         if _off(u.facing, facing) < 2:
             continue
