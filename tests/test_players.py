@@ -326,3 +326,19 @@ def test_game_auto_plays_the_computer_s_sides_and_prints_its_orders(
     code, out = _run(["game", "new", str(DEFAULT), str(tmp_path / "x.game"),
                       "--computer", "purple", "--computer", "red:reckless"], capsys)  # fmt: skip
     assert code != 0 and "reckless" in out
+
+
+def test_a_division_in_contact_holds_and_is_not_turned_away_to_a_farther_enemy(
+    tmp_path: Path,
+) -> None:
+    """A division beside an enemy it may not strike holds where it stands, facing it: it is
+    not brought up to (nor turned towards) an enemy farther off, even one on its own ground
+    (turned away, it would be struck in the flank)."""
+    blue = "1 с.д. - 6,4 фронтом на восток\n2 с.д. - 2,2 фронтом на восток"
+    red = "11 с.д. - 7,4 фронтом на запад\n12 с.д. - 7,8 фронтом на запад"
+    g = _game(tmp_path, blue, red, war="12 с.д. на 6,8")
+    assert g.state.at_war
+    done = Player("blue", "balanced", "wait").move(channel(g, "blue"))
+    assert not [d for d in done if d.order and d.order.startswith("1 с.д.")], done
+    up = [d for d in done if d.order and d.order.startswith("2 с.д.")]
+    assert up and "6,8" in up[0].text("en"), done  # the free one goes for the intruder

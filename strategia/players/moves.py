@@ -332,9 +332,10 @@ def _close_up(
     side: str,
     done: set[UnitRef],
 ) -> tuple[GameState, list[Decision]]:
-    """Free divisions not beside the enemy brought up to the nearest enemy within `NEAR`
-    cells that is worth it: in the main effort, any; where the front is held, one that broke
-    into the side's ground, or one the side's divisions near it outnumber two to one."""
+    """Free divisions not beside any enemy known (those hold, facing it) brought up to the
+    nearest enemy within `NEAR` cells that is worth it: in the main effort, any; where the
+    front is held, one that broke into the side's ground, or one the side's divisions near it
+    outnumber two to one."""
     out: list[Decision] = []
     if not plan.fights or not picture.enemies:
         return state, out
@@ -347,9 +348,15 @@ def _close_up(
     gap_of, (ni, nj) = ndimage.distance_transform_cdt(
         ~mask, metric="chessboard", return_indices=True
     )
+    contact = np.zeros(ground.size, dtype=bool)  # beside an enemy it knows of, worth it or not
+    for k in picture.enemies:
+        for c in k.cells:
+            contact[max(0, c.lon - 2) : c.lon + 1, max(0, c.lat - 2) : c.lat + 1] = True
     for u in sorted(_free(state, side, done), key=lambda u: u.ref.number):
         if u.division.kind not in ATTACKING or u.division.strength < WEAK:
             continue
+        if any(ground.at(contact, c) for c in u.cells):
+            continue  # in contact: it holds where it stands, facing the enemy beside it
         i, j = u.cell.lon - 1, u.cell.lat - 1
         gap = int(gap_of[i, j])
         target = Cell(int(ni[i, j]) + 1, int(nj[i, j]) + 1)
