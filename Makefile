@@ -15,7 +15,7 @@ LESSONS_SERVER := JUPYTER_PATH=$(CURDIR)/tools/jupyter$${JUPYTER_PATH:+:$$JUPYTE
 LESSON_ENV := STRATEGIA_LANG=ru MPLBACKEND=Agg PYTHONHASHSEED=0
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 
-.PHONY: setup console console-app lessons lessons-outputs screenshots casebook test lint typecheck unit bench clean
+.PHONY: setup console console-app lessons lessons-outputs screenshots casebook test lint typecheck unit bench trials clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -65,8 +65,13 @@ bench: $(STAMP)
 	PYTHONPATH=. $(BIN)/python benchmarks/turn.py
 	PYTHONPATH=. $(BIN)/python benchmarks/game_open.py
 	PYTHONPATH=. $(BIN)/python benchmarks/scale.py
+	PYTHONPATH=. $(BIN)/python benchmarks/player.py
 	if test -x /usr/bin/chromium; then PYTHONPATH=. $(BIN)/python benchmarks/browser.py; \
 	else echo "benchmarks/browser.py: no /usr/bin/chromium, skipped"; fi
+
+# the computer player's trials against issue 26's targets (README, The computer player); ~5 min
+trials: $(STAMP)
+	PYTHONPATH=. $(BIN)/python benchmarks/player_trials.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

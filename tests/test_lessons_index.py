@@ -17,7 +17,7 @@ NOTEBOOKS = ROOT / "notebooks"
 EXPECTED = [
     "01_units_and_ratings.ipynb", "02_movement.ipynb", "03_battle_workbench.ipynb",
     "04_artillery.ipynb", "05_reconnaissance.ipynb", "06_tactical.ipynb", "07_casebook.ipynb",
-    "scenario_builder.ipynb",
+    "08_against_the_computer.ipynb", "scenario_builder.ipynb",
 ]  # fmt: skip
 
 
