@@ -27,6 +27,7 @@ from strategia.game.channel import SideChannel, channel
 from strategia.game.debrief import debrief
 from strategia.game.debrief_render import debrief_html, debrief_text
 from strategia.game.game import Game
+from strategia.game.last_known import last_known
 from strategia.game.trial import script_turn
 from strategia.notation.refs import UnitRef
 from strategia.rules.kinds import CorpsKind, DivisionKind
@@ -112,6 +113,7 @@ def _play(level: int, tmp_path: Path) -> tuple[Game, dict[str, Log]]:
             log.add(ch.view().to_json(), ch.told(), ch.journal_text("ru"), ch.status())
             war = ch.war()  # the start of the war (9.1), as the side's screen shows it
             log.add(*(war.to_json(), war.en) if war is not None else ())
+            log.add([m.to_json() for m in last_known(ch)])  # the faded marks of its map
             d = debrief(ch)  # what happened since its last move, as its screen shows it first
             log.add(d.to_json(), debrief_text(d, "ru"), debrief_html(d, "en", g.simultaneous))
         if g.simultaneous:  # sealed: the other side hears nothing of the orders given so far

@@ -24,8 +24,10 @@ from strategia.engine.movement import reach
 from strategia.engine.result import Result
 from strategia.engine.state import GameState
 from strategia.game import report_render as rr
+from strategia.game.channel import channel
 from strategia.game.fork import fork
 from strategia.game.game import Game, GameError
+from strategia.game.last_known import last_known
 from strategia.game.order_words import order_in
 from strategia.game.views import mediator_view, to_geojson, view_for
 from strategia.game.war_news import banner
@@ -243,6 +245,13 @@ class Console(ComputerSides):
             self._features, str(self.selected) if self.selected else None
         )
 
+    def last_known_geojson(self) -> dict[str, Any]:
+        """Where the side viewed last knew enemy units to be (none for the mediator, nor while
+        looking back)."""
+        if self.viewer == "mediator" or self.history is not None:
+            return marks.collection([])
+        return marks.last_known_geojson(last_known(channel(self.game, self.viewer)), self.lang)
+
     def refresh(self) -> None:
         g = self.game
         lang = self.lang
@@ -256,6 +265,7 @@ class Console(ComputerSides):
             self.panels.clear_inputs()
         self._track_destroyed()
         self.mapview.show_units(self.units_geojson())
+        self.mapview.show_last_known(self.last_known_geojson())
         self.mapview.show_fights(self.fight_marks())
         self._undo_label()
         self.end_button.description = self._end_label()

@@ -31,12 +31,13 @@ from strategia.game.channel import SideChannel, channel
 from strategia.game.debrief import debrief
 from strategia.game.debrief_render import debrief_html, debrief_page
 from strategia.game.game import Game
+from strategia.game.last_known import last_known
 from strategia.game.order_words import order_in, question_in
 from strategia.game.views import SideView, to_geojson
 from strategia.notation.refs import UnitRef
 from strategia.notation.say import say
 from strategia.rules.kinds import side_name
-from strategia.ui.widgets import hover, layers
+from strategia.ui.widgets import hover, layers, marks
 from strategia.ui.widgets.clock import ClockLabel
 from strategia.ui.widgets.mapview import MapView, beside
 from strategia.ui.widgets.notes import (
@@ -201,6 +202,7 @@ class TeamScreen:
             self.question.value = ""
             self.ask_error.value = ""
         self.mapview.show_units(self.units_geojson())
+        self.mapview.show_last_known(marks.last_known_geojson(last_known(ch), lang))
         fights = ch.fights(st["turn"])
         self.mapview.show_fights(
             [

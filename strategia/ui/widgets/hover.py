@@ -105,7 +105,7 @@ def readout(host: Host, x: float, y: float, props: dict[str, Any] | None) -> str
     lang = host.lang
     cell = Cell(round(x), round(y))
     lines = [cell_text(host.shown, cell, lang)]
-    if props and props.get("kind") in ("battle", "strike", "destroyed"):
+    if props and props.get("kind") in ("battle", "strike", "destroyed", "last-known"):
         lines.append(_e(props.get("title", "")))
     elif props and props.get("unit"):
         feature = next(

@@ -45,6 +45,7 @@ LAYER_NAMES = {
     "names": Text("names", "названия"),
     "reach": Text("reach", "досягаемость"),
     "fights": Text("fights", "бои"),
+    "last_known": Text("last known", "последние сведения"),
     "units": Text("units", "войска"),
     "grid": Text("grid numbers", "номера клеток"),
 }
@@ -134,10 +135,14 @@ class MapView:
         self.names = L.LayerGroup(layers=self._names(), name=LAYER_NAMES["names"](lang))
         self.reach = L.GeoJSON(data=marks.collection([]), name=LAYER_NAMES["reach"](lang))
         self.fights = L.GeoJSON(data=marks.collection([]), name=LAYER_NAMES["fights"](lang))
+        self.last_known = L.GeoJSON(
+            data=marks.collection([]), name=LAYER_NAMES["last_known"](lang)
+        )  # where a side last knew enemy units to be, faded
         self.units = L.GeoJSON(data=marks.collection([]), name=LAYER_NAMES["units"](lang))
         self.labels = L.LayerGroup(layers=[], name=LAYER_NAMES["grid"](lang))
         for layer in (self.terrain, self.borders, self.rivers, self.routes, self.places,
-                      self.names, self.reach, self.fights, self.units, self.labels):  # fmt: skip
+                      self.names, self.reach, self.last_known, self.fights, self.units,
+                      self.labels):  # fmt: skip
             self.map.add(layer)
         self.readout = w.HTML(LABEL_CSS)
         self.map.add(L.LayersControl(position="topright"))
@@ -150,6 +155,7 @@ class MapView:
         self.units.on_click(self._feature_click)
         self.units.on_hover(self._feature_hover)
         self.fights.on_hover(self._feature_hover)
+        self.last_known.on_hover(self._feature_hover)
         self.map.on_interaction(self._interaction)
         self.map.observe(self._moved, names=["bounds"])
         self.units_built = 0
@@ -287,6 +293,11 @@ class MapView:
 
     def show_fights(self, items: list[tuple[str, int, int, str]]) -> None:
         self.fights.data = marks.fight_marks(items)
+
+    def show_last_known(self, collection: dict[str, Any]) -> None:
+        """The side's last-known marks (`marks.last_known_marks`); resent only when changed."""
+        if collection != self.last_known.data:
+            self.last_known.data = collection
 
     def go_to(self, x: float, y: float, zoom: float | None = None) -> None:
         """Centre the map on a cell (closer in if `zoom` is given), as far as the theatre's

@@ -14,6 +14,7 @@ import xarray as xr
 
 from strategia.core.i18n import Lang
 from strategia.core.numbers import num
+from strategia.game.last_known import LastSeen
 from strategia.theatre import terrain
 
 PLACE_STYLE = {
@@ -141,6 +142,40 @@ def fight_marks(items: Iterable[tuple[str, int, int, str]]) -> dict[str, Any]:
             for kind, x, y, title in items
         ]
     )
+
+
+LAST_KNOWN_STYLE = {"weight": 1.5, "dashArray": "4 3", "opacity": 0.7, "fillOpacity": 0.1}
+
+
+def last_known_marks(
+    items: Iterable[tuple[str, Sequence[tuple[int, int]], str, str]],
+) -> dict[str, Any]:
+    """Faded, dashed squares where a side last knew enemy units to be: (colour, cells, unit,
+    title) each, the title telling the turn (`game.last_known`: «101 с.д.: видели на ходу 6»)."""
+    features = []
+    for colour, cells, unit, title in items:
+        style = {**LAST_KNOWN_STYLE, "color": colour, "fillColor": colour}
+        for x, y in cells:
+            features.append(
+                _feature(
+                    {"type": "Polygon", "coordinates": [_square(x, y, 0.42)]},
+                    {"kind": "last-known", "unit": unit, "title": title, "cell": f"{x},{y}",
+                     "style": style},
+                )
+            )  # fmt: skip
+    return collection(features)
+
+
+def last_known_geojson(seen: Iterable[LastSeen], lang: Lang) -> dict[str, Any]:
+    """A side's last-known marks (`game.last_known`) as the map's layer, each in its side's
+    colour (grey: an answer's, the side not told)."""
+    from strategia.ui.widgets.layers import SIDE_COLOURS
+
+    return last_known_marks(
+        (SIDE_COLOURS.get(m.side, "#616161"), [(c.lon, c.lat) for c in m.cells], m.unit,
+         m.label(lang))
+        for m in seen
+    )  # fmt: skip
 
 
 def reach_geojson(costs: Sequence[tuple[int, int, float]]) -> dict[str, Any]:
