@@ -125,3 +125,49 @@ def test_in_a_long_game_every_mark_is_what_the_side_saw_or_was_told_then(tmp_pat
     assert mark.how == "answer" and mark.turn == a["turn"]
     assert [str(c) for c in mark.cells] == a["answer"]["ru"].removeprefix("в ").split(" и ")
     assert mark.label("ru") == f"{target}: сообщено на ходу {a['turn']}"
+
+
+# --- the mediator's truth view ------------------------------------------------------------------
+
+
+def test_the_truth_view_sets_the_side_s_picture_beside_the_truth(game: Game) -> None:
+    """Red believes 101 с.д. at 9,5 (seen on turn 1); it is at 10,5: a wrong belief; Red has
+    nothing of the enemy in sight by name, knows of every enemy unit (the only one), was given
+    no answer. Blue's mark of 2 с.д. at 8,5 is wrong too (2 с.д. is at 7,5)."""
+    from strategia.game.truth import truth_view
+    from strategia.ui.console.truth import summary, truth_html
+
+    t = truth_view(game, "red")
+    assert t.in_sight == () and t.unknown == () and t.false_answers == ()
+    ((belief),) = t.beliefs
+    assert belief.mark.unit == "101 с.д." and belief.actual == ("10,5",) and not belief.right
+    assert summary(t, "ru") == (
+        "Красные: в поле зрения 0 частей противника; отметок неверных — 1, верных — 0; "
+        "не знают о 0 частях; ложных ответов — 0."
+    )
+    assert summary(t, "en") == (
+        "Red: 0 units of the enemy in sight; 1 mark wrong, 0 right; 0 units unknown to it; "
+        "0 false answers."
+    )
+    page = truth_html(t, "ru")
+    assert "считает в 9,5 (ход 1); на самом деле в 10,5" in page and "пунктирные квадраты" in page
+    assert truth_view(game, "blue").wrong[0].actual == ("7,5",)
+
+
+def test_the_console_s_truth_view_draws_the_side_s_marks_over_the_truth(
+    game: Game, tmp_path: Path
+) -> None:
+    from strategia.ui.console import Console
+
+    console = Console(game, "en", tmp_path / "games")
+    truth = console.panels.truth
+    assert truth.report.value == "" and console.mapview.last_known.data["features"] == []
+    truth.side.value = "red"
+    assert console.viewer == "mediator" and console.truth_side == "red"
+    titles = [f["properties"]["title"] for f in console.mapview.last_known.data["features"]]
+    assert titles == ["101 RD: seen on turn 1"]
+    assert "believed at 9,5 (turn 1); actually at 10,5" in truth.report.value
+    units = {f["properties"].get("unit") for f in console.units_geojson()["features"]}
+    assert "101 с.д." in units  # the truth: the mediator's counters
+    truth.side.value = ""
+    assert console.mapview.last_known.data["features"] == [] and truth.report.value == ""

@@ -8,7 +8,6 @@ another game rebuilds the console in place; a page reloaded resumes the game it 
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,7 +24,6 @@ from strategia.engine.result import Result
 from strategia.engine.state import GameState
 from strategia.game import report_render as rr
 from strategia.game.channel import channel
-from strategia.game.fork import fork
 from strategia.game.game import Game, GameError
 from strategia.game.last_known import last_known
 from strategia.game.order_words import order_in
@@ -37,7 +35,7 @@ from strategia.rules.kinds import side_name
 from strategia.ui.console.computer import WORDS as COMPUTER
 from strategia.ui.console.computer import ComputerSides, Seats
 from strategia.ui.console.panels import Panels
-from strategia.ui.console.sessions import open_game, pointer
+from strategia.ui.console.sessions import fork_into, open_game, pointer
 from strategia.ui.console.status import T, breakdown_html, status_html
 from strategia.ui.widgets import hover, layers, marks
 from strategia.ui.widgets.clock import ClockLabel
@@ -127,6 +125,7 @@ class Console(ComputerSides):
             self.seats = Seats()  # the computer's players, kept between their moves
         self.game = game
         self.viewer = "mediator"
+        self.truth_side: str | None = None  # the side whose picture the mediator compares
         self.selected: UnitRef | None = None
         self.last: Result | None = None
         self.history: int | None = None  # the journal entry shown, None: the game now
@@ -246,11 +245,18 @@ class Console(ComputerSides):
         )
 
     def last_known_geojson(self) -> dict[str, Any]:
-        """Where the side viewed last knew enemy units to be (none for the mediator, nor while
-        looking back)."""
-        if self.viewer == "mediator" or self.history is not None:
+        """Where the side viewed last knew enemy units to be (for the mediator: those of the
+        side whose truth view is shown; none while looking back)."""
+        side = self.truth_side if self.viewer == "mediator" else self.viewer
+        if side is None or self.history is not None:
             return marks.collection([])
-        return marks.last_known_geojson(last_known(channel(self.game, self.viewer)), self.lang)
+        return marks.last_known_geojson(last_known(channel(self.game, side)), self.lang)
+
+    def show_truth(self, side: str | None) -> None:
+        """The mediator's truth view of `side` (None: none): the side's last-known marks over
+        the true counters on the map, its picture against the truth in the Mediator tab."""
+        self.truth_side = side
+        self.refresh()
 
     def refresh(self) -> None:
         g = self.game
@@ -490,21 +496,19 @@ class Console(ComputerSides):
             self.refresh()
 
     def continue_here(self) -> None:
-        """A new game from the entry looked back at (`game.fork`): the console goes on with it,
-        in the games folder; the game it came from is untouched."""
-        seq = self.history
-        if seq is None:
+        """A new game from the entry looked back at (`game.fork`, in the games folder): the
+        console goes on with it; the game it came from is untouched."""
+        if self.history is None:
             return
-        source = self.game.journal.path
-        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        new = self.games / f"{source.stem}-from-{seq}-{stamp}.game"
-        forked: list[Game] = []
+        seq, forked = self.history, []
         with self.working():
-            self.games.mkdir(parents=True, exist_ok=True)
-            forked.append(fork(self.game, new, entry=seq))
+            forked.append(fork_into(self.game, seq, self.games))
         if forked:
+            was = self.game.journal.path.name
             self._build(forked[0])
-            told = T["forked"](self.lang).format(game=new.name, entry=seq, was=source.name)
+            told = T["forked"](self.lang).format(
+                game=forked[0].journal.path.name, entry=seq, was=was
+            )
             self.message.value = _e(told)
 
     def breakdown_html(self, result: Result) -> str:

@@ -34,6 +34,7 @@ from strategia.ui.console.computer import ComputerPanel
 from strategia.ui.console.mediator import JournalPanel, MediatorPanel
 from strategia.ui.console.rules import RatingWorkbench, rules_sheet_panel
 from strategia.ui.console.sealed import SealedPanel
+from strategia.ui.console.truth import TruthPanel
 from strategia.ui.widgets.clock import ClockPanel
 from strategia.ui.widgets.notes import REPORT_CSS, question_examples_html
 from strategia.ui.widgets.order_form import OrderForm, order_menu, submit_on_enter
@@ -80,6 +81,7 @@ class Console(Protocol):
     def reopen(self, path: Path, level: int | None = None) -> None: ...
     def show_history(self, seq: int | None) -> None: ...
     def continue_here(self) -> None: ...
+    def show_truth(self, side: str | None) -> None: ...
     def set_computer(self, side: str, plays: bool, style: str = "", posture: str = "") -> None: ...
     def computer_moves(self) -> object: ...
     def _viewers(self) -> list[tuple[str, str]]: ...
@@ -101,6 +103,7 @@ class Panels:
         self.mediator = MediatorPanel(console)
         self.sealed = SealedPanel(console)
         self.computer = ComputerPanel(console)
+        self.truth = TruthPanel(console, console._viewers()[1:])
         self.clock = ClockPanel(console)
         g = console.game
         self.recon_side = w.Dropdown(
@@ -141,6 +144,7 @@ class Panels:
                         self.clock.widget,
                         self.sealed.widget,
                         self.mediator.widget,
+                        self.truth.widget,
                     ]
                 ),
                 w.VBox(
@@ -228,6 +232,7 @@ class Panels:
         self.mediator.refresh()
         self.sealed.refresh()
         self.computer.refresh()
+        self.truth.refresh()
         self.clock.refresh()
         answers = [a for a in g.answers if mediator or a["side"] == self.c.viewer]
         rows = []

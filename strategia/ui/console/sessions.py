@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from strategia.game.fork import fork
 from strategia.game.game import Game
 
 POINTER = ".current"  # in the games folder: the game the console plays, per scenario
@@ -20,6 +21,13 @@ def open_game(path: Path, level: int | None, games: Path) -> Game:
         _remember(games, path, g.journal.path)
         return g
     return Game.open(path)
+
+
+def fork_into(game: Game, seq: int, games: Path) -> Game:
+    """A new game in the games folder from `game` as it was after entry `seq` (`game.fork`)."""
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    games.mkdir(parents=True, exist_ok=True)
+    return fork(game, games / f"{game.journal.path.stem}-from-{seq}-{stamp}.game", entry=seq)
 
 
 def pointer(games: Path, scenario: Path) -> Path | None:
