@@ -169,6 +169,8 @@ def test_no_side_receives_a_hidden_enemy_fact(
             log.add(_cli(["game", *cmd, path, "--side", side], capsys))
         log.add(_cli(["game", "score", path, "--side", side], capsys))
         log.add(_cli(["game", "debrief", path, "--side", side, "--json"], capsys))
+        log.add(_cli(["game", "chart", path, "--side", side, "--json"], capsys))
+        log.add(_cli(["game", "report", path, "--whole", "--side", side], capsys))
         log.add(_cli(["game", "order", path, "999 т.д. на 1,1", "--side", side], capsys))
         everything = "\n".join(log.texts)
         # the start of the war was announced to the side (9.1), and is searched with the rest

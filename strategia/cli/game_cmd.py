@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia.cli import auto_cmd, debrief_cmd, fork_cmd, report_cmd
+from strategia.cli import auto_cmd, chart_cmd, debrief_cmd, fork_cmd, report_cmd
 from strategia.cli.output import Output
 from strategia.cli.words import line, phase, to_move
 from strategia.core.geometry import Cell
@@ -101,6 +101,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     report_cmd.add_command(cmd)
     fork_cmd.add_command(cmd)
     debrief_cmd.add_command(cmd)
+    chart_cmd.add_command(cmd)
     auto_cmd.add_command(cmd)
 
 

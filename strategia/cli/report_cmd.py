@@ -1,5 +1,6 @@
 """`strategia game report GAME --turn N [--at CELL] [--side S] --format html|md|json|text`: the
-battle reports of a turn (or one battle), to print or to hand out."""
+battle reports of a turn (or one battle), to print or to hand out; `--whole`: the game's report
+as a page (`game.whole_report`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from strategia.cli.output import Output
 from strategia.game import report_render as rr
 from strategia.game.channel import channel
 from strategia.game.game import Game
+from strategia.game.whole_report import whole_page
 
 FORMATS = ("text", "html", "md", "json")
 
@@ -26,10 +28,24 @@ def add_command(cmd: Any) -> None:
     c.add_argument("--side", help="a side's copy: its own account of each battle (fog of war)")
     c.add_argument("--format", choices=FORMATS, default="text", dest="fmt")
     c.add_argument("-o", "--output", type=Path, help="write to this file instead of stdout")
+    c.add_argument(
+        "--whole",
+        action="store_true",
+        help="the game's whole report as a page: the course charted, the score, every battle",
+    )
 
 
 def report(args: argparse.Namespace) -> Output:
     g = Game.open(args.game)
+    if args.whole:
+        if args.side is not None:
+            channel(g, args.side)  # an unknown side refused before anything is written
+        text = whole_page(g, args.lang, args.side)
+        whole = {"game": str(args.game), "turn": g.state.turn, "side": args.side}
+        if args.output:
+            args.output.write_text(text, encoding="utf-8")
+            text = str(args.output)
+        return Output(text, whole)
     if args.side is not None:  # a side's copy ("" too): its own account, no breakdown (1.6)
         items = channel(g, args.side).fights(args.turn, args.at)
     else:

@@ -56,7 +56,7 @@ class LastSeen:
                 "how": self.how, "side": self.side}  # fmt: skip
 
 
-def _seen_at(ch: SideChannel, turn: int) -> dict[str, Sighting]:
+def seen_at(ch: SideChannel, turn: int) -> dict[str, Sighting]:
     """The enemy units the side identified at the start of `turn`, with their cells."""
     g = ch.game
     key = (str(g.journal.path), g.journal.game_id, ch.side, turn)
@@ -92,7 +92,7 @@ def last_known(ch: SideChannel) -> tuple[LastSeen, ...]:
     now = ch.view()
     marks: dict[str, LastSeen] = {}
     for turn in range(1, g.state.turn):
-        for unit, (cells, side) in _seen_at(ch, turn).items():
+        for unit, (cells, side) in seen_at(ch, turn).items():
             marks[unit] = LastSeen(unit, cells, turn, "seen", side)
     for told in _answered(ch):
         before = marks.get(told.unit)
@@ -112,4 +112,4 @@ def still_known(
     )
 
 
-__all__ = ["LastSeen", "last_known", "still_known"]
+__all__ = ["LastSeen", "last_known", "seen_at", "still_known"]

@@ -135,10 +135,15 @@ def _item(r: Result, lang: Lang, turn: int | None, folds: bool = True) -> str:
     )
 
 
+def reports_html(results: Sequence[tuple[int, Result]], lang: Lang = "ru") -> str:
+    """The reports of `results` laid out for print (see `page`), without the page around them."""
+    return "".join(_item(r, lang, t, folds=False) for t, r in results) or "<p>—</p>"
+
+
 def page(title: str, results: Sequence[tuple[int, Result]], lang: Lang = "ru") -> str:
     """A whole HTML page of reports that prints well: the summary, the table per unit, the
     steps and the reconstructed values laid out open; the full trees fold away on paper."""
-    body = "".join(_item(r, lang, t, folds=False) for t, r in results) or "<p>—</p>"
+    body = reports_html(results, lang)
     return (
         f"<!DOCTYPE html><html lang='{lang}'><head><meta charset='utf-8'>"
         f"<title>{_e(title)}</title><style>{CSS}</style>{TREE_STYLE}</head>"

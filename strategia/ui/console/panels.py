@@ -31,6 +31,7 @@ from strategia.notation.say import say
 from strategia.rules.kinds import side_name
 from strategia.ui.console.battles import BattlesPanel
 from strategia.ui.console.computer import ComputerPanel
+from strategia.ui.console.course_tab import CoursePanel
 from strategia.ui.console.mediator import JournalPanel, MediatorPanel
 from strategia.ui.console.rules import RatingWorkbench, rules_sheet_panel
 from strategia.ui.console.sealed import SealedPanel
@@ -49,6 +50,7 @@ TITLES = [
     ("Score", "Очки"),
     ("Mediator", "Посредник"),
     ("Rules", "Правила"),
+    ("Course of the war", "Ход войны"),
 ]
 # Tab titles whole: the tabs take the width their titles need and wrap to a second row.
 TAB_CSS = (
@@ -104,6 +106,7 @@ class Panels:
         self.sealed = SealedPanel(console)
         self.computer = ComputerPanel(console)
         self.truth = TruthPanel(console, console._viewers()[1:])
+        self.course = CoursePanel(console)
         self.clock = ClockPanel(console)
         g = console.game
         self.recon_side = w.Dropdown(
@@ -156,14 +159,22 @@ class Panels:
                         rules_sheet_panel(lang, level=level),
                     ]
                 ),
+                self.course.widget,
             ]
         )
         for n, (en, ru) in enumerate(TITLES):
             self.tabs.set_title(n, Text(en, ru)(lang))
+        self.tabs.observe(lambda _: self._course(), names="selected_index")
         self.tabs.add_class("sg-tabs")
         self.widget = w.VBox(
             [w.HTML(TAB_CSS + REPORT_CSS), self.tabs], layout=w.Layout(width="100%")
         )
+
+    def _course(self) -> None:
+        """The course of the war charted, when its tab is open (drawn on demand: it reads every
+        turn's position)."""
+        if self.tabs.selected_index == len(TITLES) - 1:
+            self.course.refresh()
 
     # --- what the console calls ---------------------------------------------------------------
 
@@ -233,6 +244,7 @@ class Panels:
         self.sealed.refresh()
         self.computer.refresh()
         self.truth.refresh()
+        self._course()
         self.clock.refresh()
         answers = [a for a in g.answers if mediator or a["side"] == self.c.viewer]
         rows = []
