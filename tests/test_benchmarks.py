@@ -62,3 +62,31 @@ def test_the_browser_benchmark_quick() -> None:
     out = _quick("browser.py", timeout=300)
     assert out["divisions"] == 200 and out["open_s"] > 0 and out["end_turn_s"] > 0
     assert out["kernel_end_turn_s"] > 0
+
+
+def test_the_computer_player_s_move_benchmark_quick() -> None:
+    out = _quick("player.py")
+    assert out["big_divisions"] == 200 and out["default_move_s"] > 0 and out["big_move_s"] > 0
+    assert out["default_orders"] > 0 and out["big_orders"] > 0
+
+
+def test_the_computer_player_s_trials_quick() -> None:
+    """Short games of the computer at each level, against itself, the old script and its mirror
+    image (issue 26): no exception, no refused order, no hang, few orders cut by 9.3, and the
+    script beaten as either colour; the shares of wins need the full trials' 20 games."""
+    out = _quick("player_trials.py", timeout=300)
+    s = out["summary"]
+    assert s["games"] == 8 and s["orders"] > 500, s
+    assert {r["level"] for r in out["games"]["self"]} == {1, 2, 3}
+    assert {r["map"] for r in out["games"]["self"]} == {"default", "random"}
+    judged = {k: v for k, v in s["checks"].items() if v is not None}
+    assert set(judged) >= {
+        "no_exception",
+        "no_refused_order",
+        "no_hang",
+        "cut_at_most_5_percent",
+        "beats_the_script_8_of_10_as_either_colour",
+    }
+    assert all(judged.values()), s  # fmt: skip
+    assert s["checks"]["mirror_neither_colour_over_65_percent"] is None  # 1 game: not judged
+    assert s["script_wins"] == {"red": "1/1", "blue": "1/1"}

@@ -494,3 +494,15 @@ def test_a_road_closed_by_fire_stops_transfers_9_7c() -> None:
     st, _ = apply(start, parse_order("151 а.д. огонь по дороге 34,3", start), R[1])
     new, res = apply(st, parse_order("5 с.д. переброска в 35,3", st), R[1])
     assert new == st and "closed at 34,3" in res.cuts[0].reason.en
+
+
+def test_a_blow_on_a_counter_whose_tail_lies_on_the_attacker_s_cell() -> None:
+    """A 1x2 defender whose tail lies on the attacker's cell (as an enemy's last-known cells
+    may in a computer player's what-if, issue 26): the attacker strikes it in the front, not
+    from a zero step (which no direction has)."""
+    st = board(["1 т.д. - 6,3 фронтом на восток"], ["101 с.д. - 7,3 фронтом на запад"])
+    held = st.unit(ref("101 с.д."))
+    st = st.with_units([replace(held, cells=(Cell(7, 3), Cell(6, 3)))])
+    new, res = apply(st, parse_order("удар по 7,3: 1 т.д.", st), R[2], side="red")
+    assert res.battle is not None and res.battle.outcome in ("taken", "held", "beaten_off")
+    assert res.battle.units[1].blows[0].side == "front"

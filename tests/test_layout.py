@@ -24,6 +24,7 @@ LOWER = {
     "theatre": {"core", "explain", "rules", "notation"},
     "engine": {"core", "explain", "rules", "notation", "theatre"},
     "game": {"core", "explain", "rules", "notation", "theatre", "engine"},
+    "players": {"core", "explain", "rules", "notation", "theatre", "engine", "game"},
     "tactical": {"core", "explain", "rules", "game"},
     "casebook": {"core", "explain", "rules", "notation", "theatre", "engine", "game", "tactical"},
     "ui": {
@@ -34,6 +35,7 @@ LOWER = {
         "theatre",
         "engine",
         "game",
+        "players",
         "tactical",
         "casebook",
     },
@@ -47,6 +49,7 @@ LOWER = {
         "game",
         "tactical",
         "casebook",
+        "players",
     },
 }
 TOP = {"strategia", "strategia._moved"}  # the package's own __init__ and its old-name finder

@@ -448,3 +448,48 @@ def test_a_side_s_movement_statute_reaches_no_other_side(
             red.order(f"устав движения {ref}: построение опорное")
         said.append(e.value.say("ru").replace(str(ref), "X").replace(str(ref.kind.ru), "K"))
     assert said[0] == said[1], said
+
+
+# --- a computer player's decisions (issue 26): the mediator's, and its own side's after the war ---
+
+
+@pytest.mark.parametrize("level", [2, 3])
+def test_no_side_receives_a_computer_player_s_decisions(
+    level: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A computer player's reasons are kept beside its orders for the mediator: no side
+    receives another's, nor its own before the war is over; after it, its own only."""
+    from strategia.cli.auto_cmd import play
+    from strategia.players import Player
+
+    g = Game.new(DEFAULT, tmp_path / "auto.game", level=level, seed=3)
+    players = {s: Player(s, "bold", "attack@1", seed=5) for s in ("red", "blue", "green")}
+    play(g, players, 4)
+    words = ("замысел хода", "plan of the move", "соотношение сил по расчету боя",
+             "force ratio by the engine", "[решение", "[decision")  # fmt: skip
+    path = str(g.journal.path)
+    assert "замысел хода" in g.journal_text("ru") and "[решение" in g.journal_text("ru")
+
+    def received(side: str) -> str:
+        ch = channel(g, side)
+        out = [json.dumps([ch.told(), ch.view().to_json(), ch.status()], ensure_ascii=False)]
+        out += [ch.journal_text("ru"), ch.journal_text("en")]
+        for cmd in (["journal"], ["show"], ["report"]):
+            out.append(_cli(["game", *cmd, path, "--side", side], capsys))
+            out.append(_cli(["game", *cmd, path, "--side", side, "--json"], capsys))
+        return "\n".join(out)
+
+    for side in ("red", "blue", "green"):
+        everything = received(side)
+        for w in words:
+            assert w not in everything, (side, w)
+    g.end_game()
+    for side in ("red", "blue"):
+        mine = [d for _, d in g.decisions(side)]
+        told = [d for d in channel(g, side).told() if d["kind"] == "decision"]
+        assert told and len(told) == len(mine) and all(d["side"] == side for d in told)
+        assert "замысел хода" in channel(g, side).journal_text("ru")
+        other = "blue" if side == "red" else "red"
+        theirs = {d["text"]["ru"] for _, d in g.decisions(other)} - {d["text"]["ru"] for d in mine}
+        text = json.dumps(channel(g, side).told(), ensure_ascii=False)
+        assert not [t for t in theirs if json.dumps(t, ensure_ascii=False)[1:-1] in text]

@@ -53,7 +53,8 @@ def text_of(out: dict[str, Any]) -> str:
 
 def test_there_are_the_lessons() -> None:
     names = {p.stem for p in LESSONS}
-    assert {"01_units_and_ratings", "02_movement", "05_reconnaissance", "06_tactical"} <= names
+    assert {"01_units_and_ratings", "02_movement", "05_reconnaissance", "06_tactical",
+            "08_against_the_computer"} <= names  # fmt: skip
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
@@ -151,6 +152,7 @@ def workbenches(lang: str) -> Iterator[tuple[str, Any]]:
     from strategia.ui.builder.panel import BuilderPanel
     from strategia.ui.lessons import artillery as teaching_artillery
     from strategia.ui.lessons import battle as teaching_battle
+    from strategia.ui.lessons import computer as teaching_computer
     from strategia.ui.lessons import movement as teaching_movement
     from strategia.ui.lessons import ratings as teaching_ratings
     from strategia.ui.lessons import recon as teaching_recon
@@ -162,6 +164,8 @@ def workbenches(lang: str) -> Iterator[tuple[str, Any]]:
     yield "artillery", teaching_artillery.artillery_workbench(lang).widget  # type: ignore[arg-type]
     game = teaching_recon.new_game()
     yield "recon", teaching_recon.recon_workbench(game, lang).widget  # type: ignore[arg-type]
+    match = teaching_computer.new_match()
+    yield "computer", teaching_computer.workbench(match, lang).widget  # type: ignore[arg-type]
     yield "builder", BuilderPanel.blank(10, 6, lang).widget
     yield "tactical", TacticalTable(TacticalGame.new(EXAMPLES / "grove.toml"), lang).widget
 

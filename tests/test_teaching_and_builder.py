@@ -142,6 +142,22 @@ def test_quick_trial_gives_the_balance_of_forces_per_turn(tmp_path: Path) -> Non
     assert set(forces) >= {"red", "blue"} and all(len(v) == 4 for v in forces.values())
 
 
+def test_the_builder_s_trial_is_played_by_the_computer_on_every_side(tmp_path: Path) -> None:
+    from strategia.ui.builder.trial import computer_trial, trial_game
+    from strategia.ui.console.computer import Seats
+
+    sc = random_scenario(40, 28, seed=7, divisions_per_side=12)
+    g = trial_game(sc, tmp_path / "c.game")
+    forces = balance(g, 3, Seats().turn)
+    assert set(forces) == {"red", "blue"} and all(len(v) == 4 for v in forces.values())
+    assert g.state.turn == 4 and {d["side"] for _, d in g.decisions()} == {"red", "blue"}
+    orders = {e.seq for e in g.journal.entries if e.kind == "order"}
+    decided = {int(d["of"]) for _, d in g.decisions() if d.get("order")}
+    assert orders and orders == decided  # every order the computer's, none the script's
+    g.journal.close()
+    assert computer_trial(sc, 3, tmp_path / "d.game") == forces  # the same trial again
+
+
 def test_cli_random_scenario_and_trial(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
@@ -172,6 +188,9 @@ def test_cli_random_scenario_and_trial(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["scenario", "trial", str(out), "--turns", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["turns"] == 2 and all(len(v) == 3 for v in data["forces"].values())
+    assert data["by"] == "computer"
+    assert main(["scenario", "trial", str(out), "--turns", "2", "--json", "--script"]) == 0
+    assert json.loads(capsys.readouterr().out)["by"] == "script"
 
 
 def test_the_battle_lesson_shows_the_supporting_formation() -> None:

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia.cli import report_cmd
+from strategia.cli import auto_cmd, report_cmd
 from strategia.cli.output import Output
 from strategia.cli.words import line, phase, to_move
 from strategia.core.geometry import Cell
@@ -43,6 +43,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument(
         "--clock-minutes", type=float, help="minutes a move instead of the level's (1.9)"
     )
+    auto_cmd.add_new_options(c)
     c = cmd("order", "give an order in journal notation", order)
     c.add_argument("game", type=Path)
     c.add_argument("text")
@@ -96,6 +97,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument("game", type=Path)
     c.add_argument("--side", help="the side's own score, told when the war is over")
     report_cmd.add_command(cmd)
+    auto_cmd.add_command(cmd)
 
 
 def new(args: argparse.Namespace) -> Output:
@@ -108,6 +110,7 @@ def new(args: argparse.Namespace) -> Output:
         limit_interventions=args.limit_interventions,
         clock=args.clock or None,
         clock_minutes=args.clock_minutes,
+        computer=auto_cmd.computer_settings(args) or None,
     )
     return Output(
         line(

@@ -48,10 +48,13 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
         "--netcdf", action="store_true", help="keep the theatre in a NetCDF file beside it"
     )
     r.set_defaults(handler=random_command)
-    t = ss.add_parser("trial", parents=[parent], help="a few scripted turns: the balance of forces")
+    t = ss.add_parser(
+        "trial", parents=[parent], help="a few turns, the computer on every side: the balance"
+    )
     t.add_argument("file", type=Path)
     t.add_argument("--turns", type=int, default=5)
     t.add_argument("--level", type=int, choices=(1, 2, 3))
+    t.add_argument("--script", action="store_true", help="the old scripted orders instead")
     t.set_defaults(handler=trial_command)
 
 
@@ -172,14 +175,21 @@ def random_command(args: argparse.Namespace) -> Output:
 def trial_command(args: argparse.Namespace) -> Output:
     import tempfile
 
+    from strategia.cli.auto_cmd import play
     from strategia.game.game import Game
-    from strategia.game.trial import balance
+    from strategia.game.trial import balance, script_turn
+    from strategia.players import Player, settings
 
     sc = load_scenario(args.file)
-    game = Game.new(sc, Path(tempfile.mkdtemp()) / "trial.game", level=args.level)
-    forces = balance(game, args.turns)
+    game = Game.new(sc, Path(tempfile.mkdtemp()) / "trial.game", level=args.level, seed=1)
+    sides = {s.side for s in sc.states}
+    players = {s: Player.of_settings(s, settings(s)) for s in sides}
+    forces = balance(
+        game, args.turns, script_turn if args.script else lambda g: play(g, players, g.state.turn)
+    )
     head = Text("balance of forces by turn (Σ 9.6 ratings × strength)", "соотношение сил по ходам")
     lines = [head(args.lang)] + [
         f"  {side:<6} " + " ".join(f"{v:7.2f}" for v in values) for side, values in forces.items()
     ]
-    return Output("\n".join(lines), {"turns": args.turns, "forces": forces})
+    by = "script" if args.script else "computer"
+    return Output("\n".join(lines), {"turns": args.turns, "forces": forces, "by": by})

@@ -13,7 +13,7 @@ multiply the ratings; a пт.д. fighting tanks or SP guns triples (9.8b).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
@@ -203,7 +203,12 @@ def blows(d: UnitState, attackers: list[Fighter]) -> dict[Facing, list[Fighter]]
     out: dict[Facing, list[Fighter]] = {}
     for a in attackers:
         here = nearest(d, a.unit.cell)
-        side = side_hit(d.facing, here, nearest(a.unit, here))
+        # an attacker on one of the defender's cells (as last-known cells may put it in a
+        # what-if) strikes from the cells it does not share with it; one wholly on it, in front
+        apart = tuple(c for c in a.unit.cells if c != here)
+        side = Facing.FRONT
+        if apart:
+            side = side_hit(d.facing, here, nearest(replace(a.unit, cells=apart), here))
         out.setdefault(side, []).append(a)
     return dict(sorted(out.items(), key=lambda kv: FACINGS.index(kv[0])))
 

@@ -70,9 +70,26 @@ def unit_costs(state: GameState, u: UnitState, rules: RuleSet, mode: str = "forw
     )
     if mode != "road":
         return costs
-    return StepCosts(
-        sp, np.where(costs.how == 1, costs.cost, INF), costs.how, costs.river, costs.crosses
-    )
+    return _road_only(costs)
+
+
+_ROAD_ONLY: dict[int, tuple[StepCosts, StepCosts]] = {}
+
+
+def _road_only(costs: StepCosts) -> StepCosts:
+    """`costs` with every step off the roads closed (an order by road, 4.1); kept per costs,
+    so that searches share it (and its padded copy, `reach`)."""
+    hit = _ROAD_ONLY.get(id(costs))
+    if hit is not None and hit[0] is costs:
+        return hit[1]
+    if len(_ROAD_ONLY) > 64:
+        _ROAD_ONLY.clear()
+    road = StepCosts(
+        costs.speeds, np.where(costs.how == 1, costs.cost, INF), costs.how, costs.river,
+        costs.crosses,
+    )  # fmt: skip
+    _ROAD_ONLY[id(costs)] = (costs, road)
+    return road
 
 
 def _request(

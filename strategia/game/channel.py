@@ -36,7 +36,9 @@ from strategia.game.report_strike import side_facts
 from strategia.game.side_context import side_context
 from strategia.game.views import SideView, view_for
 from strategia.notation.orders import parse_order
+from strategia.rules import RuleSet
 from strategia.rules.kinds import side_name
+from strategia.theatre.scenario import Scenario
 
 ANSWER_KEYS = ("turn", "question", "answer")  # what a side is told of its own answers
 
@@ -88,6 +90,8 @@ class SideChannel:
         for n in war_news.news(self.game, self.side):
             out.append((n.seq, {"kind": "war", "turn": n.turn, "text": n.text.to_json()}))
         out += self._decisions()
+        if self.game.phase == "peace":  # a computer player's reasons: its own, after the war
+            out += [(seq, {"kind": "decision", **d}) for seq, d in self.game.decisions(self.side)]
         for seq, who, order in self.game.queued:
             if who == self.side:
                 out.append((seq, {"kind": "sealed", "turn": self.game.state.turn,
@@ -96,8 +100,8 @@ class SideChannel:
 
     def journal_text(self, lang: Lang = "ru") -> str:
         """The side's journal as text."""
-        words = {"ru": ("Ход", "вопрос", "посредник", "к исполнению"),
-                 "en": ("Turn", "question", "mediator", "sealed")}[lang]  # fmt: skip
+        words = {"ru": ("Ход", "вопрос", "посредник", "к исполнению", "решение"),
+                 "en": ("Turn", "question", "mediator", "sealed", "decision")}[lang]  # fmt: skip
         who = side_name(self.side, lang, capital=True)
         lines = [f"«{self.game.scenario.name}» — {who}"]
         turn = 0
@@ -116,6 +120,8 @@ class SideChannel:
                 lines.append(f"  [{words[2]}] {_extended(d['minutes'], lang)}{note}")
             elif d["kind"] == "war":
                 lines.append(f"  [{words[2]}] {Text.of(d['text'])(lang)}")
+            elif d["kind"] == "decision":
+                lines.append(f"  [{words[4]}] {Text.of(d['text'])(lang)}")
             elif d["kind"] in ("announcement", "reject", "amend"):
                 amended = f" → {order_in(d['order'], lang)}" if "order" in d else ""
                 lines.append(f"  [{words[2]}] {d['text']}{amended}")
@@ -156,6 +162,18 @@ class SideChannel:
             )
         return self.game.score(self.side)
 
+    def scenario(self) -> Scenario:
+        """The map and what the side's own commanders hold (5.5): the theatre, the states and
+        the settings, and the order of battle and mobilisation plan of the side's own states
+        only, never another state's forces."""
+        sc = self.game.scenario
+        own = {s.code for s in sc.states if s.side == self.side}
+        return replace(sc, forces=tuple(f for f in sc.forces if f.state in own))
+
+    def rules(self) -> RuleSet:
+        """The rules in play, house rules included (0.3: written down and handed to all)."""
+        return self.game.rules
+
     def status(self) -> dict[str, Any]:
         """The game's public state: turn, whose move, level, phase, war, the planning clock."""
         g = self.game
@@ -172,14 +190,23 @@ class SideChannel:
 
     # --- what the side gives -----------------------------------------------------------------
 
-    def order(self, text: str) -> Told | None:
+    def order(self, text: str, reason: dict[str, Any] | None = None) -> Told | None:
         """Give an order as the side; what the side is told of it (None: sealed until the
-        mediator ends the turn, level 3)."""
+        mediator ends the turn, level 3). `reason`, a computer player's decision (its goal and
+        reason as JSON), is kept beside the order in the same command (`Game.decide`)."""
         order = parse_order(text, side_context(self.game.state, self.side))
-        r = self.game.order(order.format("ru"), self.side)
+        if reason is not None:
+            r = self.game.decide(self.side, reason, order.format("ru"))
+        else:
+            r = self.game.order(order.format("ru"), self.side)
         if r is None:
             return None
         return told(r, self.side) or Told(order.format("ru"), r.outcome)
+
+    def note(self, reason: dict[str, Any]) -> None:
+        """Keep a computer player's decision that gives no order (its plan for the move, a
+        sector held): journalled for the mediator, told to the side after the war only."""
+        self.game.decide(self.side, reason)
 
     def ask(self, text: str) -> dict[str, Any]:
         """Ask a reconnaissance question (8.3); the answer as the side hears it. Any

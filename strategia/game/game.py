@@ -67,15 +67,19 @@ class Game(Mediation):
         limit_interventions: bool = False,
         clock: bool | None = None,
         clock_minutes: float | None = None,
+        computer: dict[str, dict[str, Any]] | None = None,
     ) -> Game:
         """A new game file of `scenario` at `path`. The scenario and the house rules are
         checked before anything is written; `seed` overrides the secret seed (for tests).
         `clock` plays with clocks (1.9; default: the scenario's setting), each move having the
-        level's time from the rules, or `clock_minutes` if given."""
+        level's time from the rules, or `clock_minutes` if given. `computer`: the sides a
+        computer player plays, each with its settings (`strategia.players`: style, posture),
+        kept in the header."""
         with collector_paused():
             return cls._new(
-                scenario, path, level, seed, house, limit_interventions, (clock, clock_minutes)
-            )
+                scenario, path, level, seed, house, limit_interventions, (clock, clock_minutes),
+                computer,
+            )  # fmt: skip
 
     @classmethod
     def _new(
@@ -87,6 +91,7 @@ class Game(Mediation):
         house: list[str] | None,
         limit_interventions: bool,
         clocks: tuple[bool | None, float | None] = (None, None),
+        computer: dict[str, dict[str, Any]] | None = None,
     ) -> Game:
         from strategia import __version__
 
@@ -129,6 +134,8 @@ class Game(Mediation):
             "engine": __version__,
             "rules": {"ruleset": rules.name, "digest": rules.digest()},
         }
+        if computer:
+            header["computer"] = _computer_sides(sc, computer)
         store = GameStore.create(path, header)
         try:
             g = cls._begin(store)
@@ -310,6 +317,51 @@ class Game(Mediation):
 
         return self._command(body)
 
+    def decide(self, side: str, reason: dict[str, Any], text: str | None = None) -> Result | None:
+        """A computer player's decision (`strategia.players`): its order if it gives one, and
+        its goal and reason kept beside it (a "decision" entry) in the same command. Replay
+        carries the order out and passes the decision by; the mediator's journal shows it."""
+
+        def body() -> Result | None:
+            who = self.known_side(side)
+            turn = self.state.turn
+            r = self.order(text, who) if text is not None else None
+            data: dict[str, Any] = {"side": who, "turn": turn, **reason}
+            if text is not None:
+                data["order"] = text
+                data["of"] = self.journal.last_seq
+            self.journal.append("decision", data)
+            return r
+
+        return self._command(body)
+
+    def decisions(
+        self, side: str | None = None, turn: int | None = None
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """The computer players' decisions (of `side` only, of `turn` only, if given), as
+        (entry, decision): its turn, goal, order and reason, and `text` the reason in words in
+        both languages. A decision whose order was taken back (undo) is left out."""
+        from strategia.explain.render import explanation_text
+        from strategia.explain.trace import Step
+
+        undone = {int(e.data["of"]) for e in self.journal.entries if e.kind == "undo"}
+        out = []
+        for e in self.journal.entries:
+            d = e.data
+            if e.kind != "decision" or (side is not None and d.get("side") != side):
+                continue
+            if turn is not None and d.get("turn") != turn:
+                continue
+            if d.get("of") is not None and int(d["of"]) in undone:
+                continue
+            step = Step.from_json(d["reason"]) if isinstance(d.get("reason"), dict) else None
+            words = {
+                lang: "\n      ".join(explanation_text(step, lang)) if step else ""
+                for lang in ("en", "ru")
+            }
+            out.append((e.seq, {**d, "text": words}))
+        return out
+
     def orders(self, texts: Sequence[str], side: str | None = None) -> list[Result | None]:
         """Several orders as one command (a side's orders for the turn): every one is written
         and synced once, or, if one is refused, none is (its error says which)."""
@@ -342,8 +394,8 @@ class Game(Mediation):
     def journal_text(self, lang: Lang = "ru") -> str:
         """The journal as the seeds keep it on paper: turn by turn, order and outcome."""
         words = {
-            "ru": ("Ход", "итог", "вопрос", "ответ", "посредник"),
-            "en": ("Turn", "result", "question", "answer", "mediator"),
+            "ru": ("Ход", "итог", "вопрос", "ответ", "посредник", "решение"),
+            "en": ("Turn", "result", "question", "answer", "mediator", "decision"),
         }[lang]
         lines = [f"«{self.scenario.name}» — {'уровень' if lang == 'ru' else 'level'} {self.level}"]
         turn = 0
@@ -351,7 +403,14 @@ class Game(Mediation):
         for n in war_news.news(self):
             news.setdefault(n.seq, []).append(f"  [{words[4]}, {n.turn}] {n.text(lang)}")
         results = self.results
+        decided = self.decisions()
         for k, (seq, t, side, r) in enumerate(results):
+            while decided and decided[0][0] < seq:  # a computer's reasons, after its order
+                d = decided.pop(0)[1]
+                if int(d.get("turn", turn)) != turn:
+                    turn = int(d["turn"])
+                    lines.append(f"\n{words[0]} {turn}")
+                lines += _decision_lines(d, words[5], lang)
             if t != turn:
                 turn = t
                 lines.append(f"\n{words[0]} {t}")
@@ -361,6 +420,8 @@ class Game(Mediation):
             if k + 1 == len(results) or results[k + 1][0] != seq:
                 lines += news.pop(seq, [])
         lines += [x for more in news.values() for x in more]
+        for _, d in decided:
+            lines += _decision_lines(d, words[5], lang)
         for a in self.answers:
             lines.append(
                 f"  [{words[2]}, {side_name(a['side'], lang)}, {a['turn']}] "
@@ -376,6 +437,29 @@ class Game(Mediation):
         out = [e.body() for e in self.journal.entries]
         out[0] = {**out[0], "data": {**out[0]["data"], "seed": "secret"}}
         return out
+
+
+def _decision_lines(d: dict[str, Any], word: str, lang: Lang) -> list[str]:
+    """A computer player's decision as the mediator's journal shows it."""
+    return [f"  [{word}, {side_name(str(d['side']), lang)}] {d['text'][lang]}"]
+
+
+def _computer_sides(sc: Scenario, computer: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The computer's sides as the header keeps them: each a side of the scenario."""
+    from strategia.rules.kinds import Side
+
+    present = {s.side for s in sc.states}
+    out: dict[str, Any] = {}
+    for name, settings in computer.items():
+        found = Side.find(name)
+        if found is None or found.key not in present:
+            raise GameError(
+                f"--computer {name}: this scenario's sides are {', '.join(sorted(present))}",
+                ru=f"--computer {name}: в этом сценарии стороны "
+                f"{', '.join(side_name(s) for s in sorted(present))}",
+            )
+        out[found.key] = dict(settings)
+    return out
 
 
 def _answer(a: dict[str, Any], lang: Lang) -> str:

@@ -278,7 +278,7 @@ class History:
                 self.phase = d["phase"]
             elif e.kind in ("reject", "amend"):
                 self._settle(int(d["of"]), d.get("order"))
-            elif e.kind not in ("undo", "reject", "amend", "extend"):
+            elif e.kind not in ("undo", "reject", "amend", "extend", "decision", "computer"):
                 self.replay_problems.append(f"{where}: unknown kind of entry {e.kind!r}")
         except (StrategiaError, KeyError, TypeError) as err:
             self.replay_problems.append(f"{where} ({e.kind}): cannot be carried out: {err}")

@@ -1,12 +1,15 @@
 """The mediator's commands (1.4, 9.3, 9.4): interventions, sealed orders rejected or amended
-(level 3), undo, the end of the war, and the planning clock extended (1.9)."""
+(level 3), undo, the end of the war, the planning clock extended (1.9), and which sides a
+computer player plays (`strategia.players`; the settings only: the game never runs a player)."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection
 from typing import Any
 
 from strategia.core.geometry import Cell
+from strategia.engine import flow
 from strategia.core.numbers import num
 from strategia.core.numbers import turns as turns_text
 from strategia.explain.render import rule_label
@@ -203,6 +206,56 @@ class Mediation(Commands):
             return self.clock() or 0.0
 
         return self._command(body)
+
+    # --- the sides a computer plays (issue 26) -----------------------------------------------
+
+    def computer_sides(self) -> dict[str, dict[str, Any]]:
+        """The sides a computer player plays now, each with its settings (style, posture,
+        seed; a styles file's text): the header's (`game new --computer`), as the mediator
+        changed them since ("computer" entries)."""
+        out = {k: dict(v) for k, v in (self.journal.header.get("computer") or {}).items()}
+        for e in self.journal.entries:
+            if e.kind != "computer":
+                continue
+            side, settings = str(e.data["side"]), e.data.get("settings")
+            if settings is None:
+                out.pop(side, None)
+            else:
+                out[side] = dict(settings)
+        return out
+
+    def play_by_computer(self, side: str, settings: dict[str, Any] | None) -> None:
+        """The mediator gives `side` to a computer player with `settings` (style, posture,
+        seed), or back to its team (None); journalled, so that the game goes on so."""
+
+        def body() -> None:
+            self._playing()
+            who = self.known_side(side)
+            now = self.computer_sides().get(who)
+            if now == settings or (now is None and settings is None):
+                return
+            data: dict[str, Any] = {"side": who, "turn": self.state.turn, "settings": settings}
+            self.journal.append("computer", data)
+
+        self._command(body)
+
+    def computer_due(self, played: Collection[str] | None = None) -> list[str]:
+        """The computer's sides (those of `played`, if given) to move now: at levels 1-2 the
+        side to move if a computer plays it; at level 3 each that has given no decision this
+        turn yet."""
+        if self.phase == "peace":
+            return []
+        sides = self.computer_sides() if played is None else played
+        if not self.simultaneous:
+            return [self.side] if self.side in sides else []
+        turn = self.state.turn
+        moved = {
+            str(e.data.get("side"))
+            for e in self.journal.entries
+            if e.kind == "decision" and e.data.get("turn") == turn
+        }
+        order = flow.sides_in_order(self.state, self.rules)
+        return [s for s in order if s in sides and s not in moved]
 
     def _on_time(self, who: str, text: str, now: dt.datetime | None = None) -> None:
         """Refuse an order given after the move's time ran out (1.9); the mediator may extend."""

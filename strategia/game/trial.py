@@ -1,17 +1,22 @@
-"""Quick trials: a few turns of a scenario played by a simple script, and the balance of forces.
+"""Quick trials: a few turns of a scenario, and the balance of forces after each.
 
-The script is deterministic: each side strikes with its artillery at the nearest enemy in range,
-attacks with one division beside an enemy, and moves its first divisions two cells ahead. It is
-not a player; it is for trying a new scenario out before a game night (and for the golden
-journals of the tests).
+`balance` plays the turns with the moves it is given: the scenario builder's trial and
+`strategia scenario trial` give it the computer player's on every side (`strategia.players`,
+which this package does not import; see `strategia.ui.builder.trial`). By default it plays a
+simple deterministic script: each side strikes with its artillery at the nearest enemy in
+range, attacks with one division beside an enemy, and moves its first divisions two cells ahead.
+The script is not a player; it is kept for the golden journals of the tests and as the
+opponent the computer player is measured against (`benchmarks/player_trials.py`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from strategia.core.geometry import Cell
 from strategia.engine.artillery import in_range
 from strategia.engine.state import UnitState
-from strategia.game.game import Game
+from strategia.game.game import Game, GameError
 from strategia.game.scoring import strength_of
 from strategia.notation.orders import Attack
 from strategia.rules.kinds import DivisionKind
@@ -88,15 +93,24 @@ def play(g: Game, turns: int) -> Game:
     return g
 
 
-def balance(g: Game, turns: int) -> dict[str, list[float]]:
-    """Play `turns` turns of the script; each side's forces (the sum of 9.6 ratings times
-    strength) at the start and after every turn."""
+def balance(
+    g: Game, turns: int, move: Callable[[Game], object] = script_turn
+) -> dict[str, list[float]]:
+    """Play `turns` turns, each by calls of `move` (one side's move, or a whole turn, ended:
+    the script's by default); each side's forces (the sum of 9.6 ratings times strength) at
+    the start and after every turn."""
     sides = sorted({s.side for s in g.scenario.states})
     out: dict[str, list[float]] = {s: [strength_of(g.state, s, g.rules)] for s in sides}
     for _ in range(turns):
         day = g.state.turn
-        while g.state.turn == day:
-            script_turn(g)
+        while g.state.turn == day and g.phase != "peace":
+            before = (g.side, g.journal.last_seq)
+            move(g)
+            if (g.state.turn, g.side, g.journal.last_seq) == (day, *before):
+                raise GameError(
+                    "the trial's moves did not move the game on",
+                    ru="ходы пробной игры не продвинули игру",
+                )
         for s in sides:
             out[s].append(strength_of(g.state, s, g.rules))
     return out

@@ -3,7 +3,8 @@ clicks a mediator makes), checked and saved; a random theatre; a quick trial's b
 turn by turn; the result opened in the console.
 
 Every action is the builder panel's (each a `ScenarioBuilder` step); the trial is the game's
-(`strategia.game.trial.balance`).
+(`strategia.game.trial.balance`), every side played by the computer player (`strategia.players`,
+in the balanced style; a neutral waits to be attacked), as the console plays a computer's side.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from strategia.explain.render import fmt
 from strategia.game.game import Game
 from strategia.game.trial import balance
 from strategia.game.views import mediator_view, to_geojson
+from strategia.players import settings
 from strategia.rules.kinds import Side
 from strategia.theatre import terrain
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.generate import random_scenario
 from strategia.theatre.scenario import Scenario
 from strategia.ui.builder.panel import BuilderPanel
+from strategia.ui.console.computer import Seats
 from strategia.ui.lessons import maps as tm
 from strategia.ui.lessons.show import (
     Html,
@@ -132,10 +135,29 @@ def random_panel(
     return BuilderPanel(ScenarioBuilder.edit(sc), lang or lesson_lang())
 
 
+def trial_game(scenario: Scenario, path: Path, level: int = 2) -> Game:
+    """A trial's game: every side played by the computer (the seed fixed, so that the same
+    scenario gives the same trial)."""
+    sides = {s.side for s in scenario.states}
+    return Game.new(scenario, path, level=level, seed=1, computer={s: settings(s) for s in sides})
+
+
+def computer_trial(scenario: Scenario, turns: int, path: Path) -> dict[str, list[float]]:
+    """`turns` turns played by the computer on every side: each side's forces at the start
+    and after each turn (`strategia.game.trial.balance`)."""
+    g = trial_game(scenario, path)
+    seats = Seats()
+    try:
+        return balance(g, turns, seats.turn)
+    finally:
+        g.journal.close()
+
+
 def trial_chart(scenario: Scenario, turns: int = 4, lang: Lang | None = None) -> Picture:
-    """A quick trial: `turns` scripted turns, each side's forces at the start and after each."""
+    """A quick trial: `turns` turns, the computer playing every side, each side's forces at
+    the start and after each."""
     lang = lang or lesson_lang()
-    forces = balance(Game.new(scenario, scratch_dir() / "trial.game", level=2), turns)
+    forces = computer_trial(scenario, turns, scratch_dir() / "trial.game")
     fig = new_figure(6.5, 3.2)
     ax = fig.subplots()
     colours = {"red": "#c62828", "blue": "#1565c0", "green": "#2e7d32", "black": "#212121"}

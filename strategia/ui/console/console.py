@@ -30,6 +30,8 @@ from strategia.game.war_news import banner
 from strategia.notation.refs import UnitRef
 from strategia.notation.say import say
 from strategia.rules.kinds import side_name
+from strategia.ui.console.computer import WORDS as COMPUTER
+from strategia.ui.console.computer import ComputerSides, Seats
 from strategia.ui.console.panels import Panels
 from strategia.ui.console.sessions import open_game, pointer
 from strategia.ui.console.status import T, breakdown_html, status_html
@@ -46,7 +48,7 @@ def _e(text: object) -> str:
     return html.escape(str(text))
 
 
-class Console:
+class Console(ComputerSides):
     """A game at the mediator's table."""
 
     def __init__(self, game: Game, lang: str = "ru", games: str | Path = "games") -> None:
@@ -92,8 +94,11 @@ class Console:
         return cls.open(path, lang, level, games)
 
     def catch_up(self) -> bool:
-        """Take in what the teams and other writers appended; redraw if anything came."""
+        """Take in what the teams and other writers appended; redraw if anything came (and if
+        a team's move ended, a computer's side whose turn came moves)."""
         came = caught_up(self.game, self.refresh)
+        if came and self.history is None and self.game.computer_due():
+            self.computer_moves()
         self.clock.tick()
         return came
 
@@ -114,6 +119,8 @@ class Console:
     # --- building ---------------------------------------------------------------------------
 
     def _build(self, game: Game) -> None:
+        if getattr(self, "game", None) is not game:
+            self.seats = Seats()  # the computer's players, kept between their moves
         self.game = game
         self.viewer = "mediator"
         self.selected: UnitRef | None = None
@@ -216,7 +223,10 @@ class Console:
         ]
 
     def _end_label(self) -> str:
-        return T["execute"](self.lang) if self.game.simultaneous else T["end_turn"](self.lang)
+        g = self.game
+        if g.simultaneous:
+            return T["execute"](self.lang)
+        return (COMPUTER["moves"] if g.computer_due() else T["end_turn"])(self.lang)
 
     def view(self) -> Any:
         if self.viewer == "mediator":
@@ -246,6 +256,7 @@ class Console:
         self.mapview.show_units(self.units_geojson())
         self.mapview.show_fights(self.fight_marks())
         self._undo_label()
+        self.end_button.description = self._end_label()
         self.end_button.disabled = looking_back or g.phase == "peace"
         self.back_button.layout.display = "flex" if looking_back else "none"
         self.panels.refresh(self.history)
@@ -415,15 +426,28 @@ class Console:
         return result
 
     def end_turn(self) -> list[Result]:
+        """End the move (level 3: carry the turn out). A computer's side to move moves instead
+        (its move ends itself); at level 3 the computer's sides seal their orders first. Then
+        the computer's sides whose turn came move."""
         results: list[Result] = []
+        if self.history is None and self.game.computer_due():
+            _, results = self._computer_moves()
+            if not self.game.simultaneous:
+                return results
         with self.working():
             self._playing()
             results = self.game.end_turn()
-            self.selected = None
-            self.mapview.show_reach([])
+            self.deselect()
             self.refresh()
             self.panels.show_turn(results)
+        if self.history is None and self.game.computer_due():
+            results += self._computer_moves()[1]
         return results
+
+    def deselect(self) -> None:
+        """No unit selected (the move passed to another side)."""
+        self.selected = None
+        self.mapview.show_reach([])
 
     def undo(self) -> None:
         """Take back the last order or intervention; its result, if shown, is struck out."""

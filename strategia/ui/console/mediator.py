@@ -184,7 +184,10 @@ KINDS = {
     "game": ("the game begins", "начало игры"), "order": ("order", "приказ"),
     "end-turn": ("end of a move", "конец хода"), "ask": ("question", "вопрос"),
     "intervention": ("intervention", "вмешательство"), "undo": ("taken back", "отмена"),
-    "phase": ("phase", "этап"),
+    "phase": ("phase", "этап"), "decision": ("the computer's decision", "решение компьютера"),
+    "computer": ("a side given to the computer or back", "сторона передана компьютеру или обратно"),
+    "reject": ("order rejected", "приказ отклонен"), "amend": ("order amended", "приказ исправлен"),
+    "extend": ("time extended", "время продлено"),
 }  # fmt: skip
 
 

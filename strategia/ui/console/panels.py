@@ -30,6 +30,7 @@ from strategia.notation.refs import UnitRef
 from strategia.notation.say import say
 from strategia.rules.kinds import side_name
 from strategia.ui.console.battles import BattlesPanel
+from strategia.ui.console.computer import ComputerPanel
 from strategia.ui.console.mediator import JournalPanel, MediatorPanel
 from strategia.ui.console.rules import RatingWorkbench, rules_sheet_panel
 from strategia.ui.console.sealed import SealedPanel
@@ -78,6 +79,8 @@ class Console(Protocol):
     def working(self, errors: w.HTML | None = None) -> AbstractContextManager[None]: ...
     def reopen(self, path: Path, level: int | None = None) -> None: ...
     def show_history(self, seq: int | None) -> None: ...
+    def set_computer(self, side: str, plays: bool, style: str = "", posture: str = "") -> None: ...
+    def computer_moves(self) -> object: ...
     def _viewers(self) -> list[tuple[str, str]]: ...
 
 
@@ -96,6 +99,7 @@ class Panels:
         self.journal = JournalPanel(console)
         self.mediator = MediatorPanel(console)
         self.sealed = SealedPanel(console)
+        self.computer = ComputerPanel(console)
         self.clock = ClockPanel(console)
         g = console.game
         self.recon_side = w.Dropdown(
@@ -130,7 +134,14 @@ class Panels:
                     ]
                 ),
                 self.score,
-                w.VBox([self.clock.widget, self.sealed.widget, self.mediator.widget]),
+                w.VBox(
+                    [
+                        self.computer.widget,
+                        self.clock.widget,
+                        self.sealed.widget,
+                        self.mediator.widget,
+                    ]
+                ),
                 w.VBox(
                     [
                         w.HTML(
@@ -189,6 +200,10 @@ class Panels:
                   self.mediator.peace, self.mediator.peace_yes, self.sealed.reject,
                   self.sealed.amend, self.clock.extend):  # fmt: skip
             b.disabled = not playing
+        for who, _, _ in self.computer.rows.values():
+            who.disabled = not playing
+        if not playing:
+            self.computer.go.disabled = True
 
     def set_target(self, cell: Cell) -> None:
         self.orders.set_target(cell)
@@ -211,6 +226,7 @@ class Panels:
         self.journal.refresh(history)
         self.mediator.refresh()
         self.sealed.refresh()
+        self.computer.refresh()
         self.clock.refresh()
         answers = [a for a in g.answers if mediator or a["side"] == self.c.viewer]
         rows = []

@@ -9,6 +9,7 @@ engine and render its answers; nothing here computes a rule.
     teaching_artillery 04: strikes by ground and range (9.7, table 11), the example of 9.7d
     teaching_recon     05: what each side sees (6.2, 8.1, 8.2) and reconnaissance (8.3)
     teaching_tactical  06: seed 003's worked examples and a turn on the tactical table
+    computer           08: the class plays Red against the computer's Blue, reads its decisions
     teaching_builder   the scenario builder's trial
 
 This module holds what several lessons share: the small training map and the choosers.

@@ -169,6 +169,15 @@ def table_html(
     return f"{_TABLE_CSS}<table class='strategia-table'>{cap}<tr>{head}</tr>{body}</table>{notes}"
 
 
+def rich_table(heads: Sequence[str], rows: Iterable[Sequence[str]], caption: str = "") -> str:
+    """An HTML table whose cells are HTML already (escaped by the caller); the heads and the
+    caption are escaped here."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
+    body = "".join("<tr>" + "".join(f"<td>{v}</td>" for v in r) + "</tr>" for r in rows)
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return f"{_TABLE_CSS}<table class='strategia-table'>{cap}<tr>{head}</tr>{body}</table>"
+
+
 def cell_text(rules: RuleSet, entry: str, row: str, column: str, lang: Lang) -> str:
     """One cell of the rule data as the reader reads it: a number with its unit in `lang`, or the
     rule's word (по тропам, непроходимо); marked if reconstructed."""
