@@ -9,9 +9,9 @@ from collections.abc import Collection
 from typing import Any
 
 from strategia.core.geometry import Cell
-from strategia.engine import flow
 from strategia.core.numbers import num
 from strategia.core.numbers import turns as turns_text
+from strategia.engine import flow
 from strategia.explain.render import rule_label
 from strategia.game.clock import Clock, clock_of
 from strategia.game.commands import Commands
