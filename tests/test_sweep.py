@@ -286,3 +286,26 @@ def test_a_sweep_from_the_command_line(capsys: pytest.CaptureFixture[str], tmp_p
     assert load(out).sizes["game"] == 2
     code, stdout, err = cli(capsys, "game", "replay", data["kept"][0], "--lang", "en")
     assert code == 0 and "reproduced" in stdout and "no count" not in err
+
+
+def test_the_builder_tries_its_scenario_n_times_with_a_progress_bar(tmp_path: Path) -> None:
+    from strategia.theatre.builder import ScenarioBuilder
+    from strategia.theatre.generate import random_scenario
+    from strategia.ui.builder.panel import BuilderPanel
+
+    blank = BuilderPanel.blank(20, 12, "en")
+    assert blank.tries.try_it() is None  # nothing to play: its problems said, nothing run
+    assert "two sides that go to war" in blank.tries.status.value
+    assert blank.tries.result.value == ""
+    sc = random_scenario(24, 16, seed=3, divisions_per_side=4)
+    panel = BuilderPanel(ScenarioBuilder.edit(sc), "ru")
+    tries = panel.tries
+    tries.workers, tries.folder = 1, tmp_path
+    tries.games.value, tries.turns.value = 3, 2
+    assert tries.button.description == "Сыграть 3 раз"
+    ds = tries.try_it()
+    assert ds is not None and ds.sizes["game"] == 3 and ds.sizes["turn"] == 3
+    assert (tries.progress.value, tries.progress.max) == (3, 3)
+    assert "сыграно партий: 3" in tries.status.value
+    assert "<img src='data:image/png;base64," in tries.result.value
+    assert "победы" in tries.result.value and not tries.button.disabled

@@ -280,6 +280,14 @@ def _seats(sc: Scenario, players: str | None) -> tuple[Seat, ...]:
     for key in present:
         chosen, wanted = given.get(key, ("balanced", None))
         out.append(Seat(key, chosen, _attack(key, wanted or NEUTRAL.get(key, DEFAULT_POSTURE))))
+    if sum(s.attack is not None for s in out) < 2:
+        listed = ", ".join(f"{s.side} {s.posture}" for s in out)
+        raise SweepError(
+            f"{sc.name}: a sweep needs two sides that go to war; this scenario's sides and "
+            f"postures: {listed or 'none'}",
+            ru=f"{sc.name}: для прогона нужны две стороны, которые вступают в войну; стороны "
+            f"этого сценария и их замыслы: {listed or 'нет'}",
+        )
     return tuple(out)
 
 
