@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import dask
 import xarray as xr
 from distributed import Client, LocalCluster, as_completed
 
@@ -53,8 +54,10 @@ def dask_client(
     timeout: float = CONNECT_SECONDS,
 ) -> Iterator[Client]:
     """A client of the scheduler at `scheduler`, or of a new local cluster of `workers`
-    processes (its dashboard at `dashboard`, ":0" any free port, None none); closed after. An
-    address that does not answer in `timeout` seconds is a SweepError naming it."""
+    processes (its dashboard at `dashboard`, ":0" any free port, None none; one thread each,
+    Dask's statistical profiler off: it samples a pure-Python game's thread every 10 ms);
+    closed after. An address that does not answer in `timeout` seconds is a SweepError naming
+    it."""
     if scheduler is not None:
         try:
             client = Client(scheduler, timeout=f"{timeout}s")
@@ -74,10 +77,11 @@ def dask_client(
         raise SweepError(
             f"--workers {workers}: at least one", ru=f"--workers {workers}: нужен хотя бы один"
         )
-    cluster = LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True,
-        dashboard_address=dashboard, silence_logs=logging.ERROR,
-    )  # fmt: skip
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True,
+            dashboard_address=dashboard, silence_logs=logging.ERROR,
+        )  # fmt: skip
     try:
         client = Client(cluster)
         try:
