@@ -238,7 +238,8 @@ WORDS = {
                    "{none} из {n}"),
     "diff": Text("  against {base}:", "  по сравнению с {base}:"),
     "diff_win": Text("    {who} wins, the difference: {d}", "    победы ({who}), разница: {d}"),
-    "diff_ratio": Text("    force ratio at the last turn: {d}",
+    "diff_draw": Text("    draws, the difference: {d}", "    ничьи, разница: {d}"),
+    "diff_ratio": Text("    the force ratio at the last turn: {d}",
                        "    соотношение сил на последнем ходу: {d}"),
 }  # fmt: skip
 
@@ -279,7 +280,8 @@ def _lines(s: Summary, lang: Lang) -> list[str]:
             if d.what == "ratio":
                 out.append(WORDS["diff_ratio"](lang).format(d=d.difference.text(lang)))
             else:
-                out.append(WORDS["diff_win"](lang).format(
+                key = "diff_draw" if d.what == "draw" else "diff_win"
+                out.append(WORDS[key](lang).format(
                     who=_who(d.what, lang), d=d.difference.text(lang, percent=True)))  # fmt: skip
     return out
 
