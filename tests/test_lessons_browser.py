@@ -44,7 +44,11 @@ LESSONS = {  # the index's entries: the page, and its title in each language
         "6. Тактические правила: три примера", "6. The tactical rules: three worked examples"
     ),
     "07_casebook.ipynb": ("7. Книга случаев", "7. The case book"),
+    "08_against_the_computer.ipynb": (
+        "8. Игра против компьютера", "8. Playing against the computer"
+    ),
     "scenario_builder.ipynb": ("Конструктор сценариев", "Scenario builder"),
+    "balance.ipynb": ("Баланс сценария", "Scenario balance"),
 }  # fmt: skip
 
 
