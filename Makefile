@@ -59,13 +59,15 @@ unit: $(STAMP)
 test: lint typecheck unit
 
 # each figure with its ratio to a bare baseline measured in the same run (README, Performance);
-# about 10 minutes on 2 cores, most of it scale.py's 20,000 divisions; the browser part needs Chromium
+# about 20 minutes on 2 cores, most of it scale.py's 20,000 divisions and sweep.py's 40 games on
+# 1 and 2 Dask workers (README, Balance sweeps); the browser part needs Chromium
 bench: $(STAMP)
 	PYTHONPATH=. $(BIN)/python benchmarks/run.py
 	PYTHONPATH=. $(BIN)/python benchmarks/turn.py
 	PYTHONPATH=. $(BIN)/python benchmarks/game_open.py
 	PYTHONPATH=. $(BIN)/python benchmarks/scale.py
 	PYTHONPATH=. $(BIN)/python benchmarks/player.py
+	PYTHONPATH=. $(BIN)/python benchmarks/sweep.py
 	if test -x /usr/bin/chromium; then PYTHONPATH=. $(BIN)/python benchmarks/browser.py; \
 	else echo "benchmarks/browser.py: no /usr/bin/chromium, skipped"; fi
 

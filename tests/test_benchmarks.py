@@ -90,3 +90,11 @@ def test_the_computer_player_s_trials_quick() -> None:
     assert all(judged.values()), s  # fmt: skip
     assert s["checks"]["mirror_neither_colour_over_65_percent"] is None  # 1 game: not judged
     assert s["script_wins"] == {"red": "1/1", "blue": "1/1"}
+
+
+def test_the_sweep_benchmark_quick_times_one_and_two_workers_and_the_games_alone() -> None:
+    out = _quick("sweep.py", timeout=400)
+    assert (out["games"], out["turns"]) == (4, 2)
+    assert all(out[f] > 0 for f in ("alone_total_s", "alone_median_s", "speedup", "per_game_ratio"))
+    assert out["one_worker"]["wall_s"] > 0 and out["two_workers"]["wall_s"] > 0
+    assert set(out["checks"]) == {"speedup_at_least_1.7", "per_game_within_1.3"}

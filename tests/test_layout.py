@@ -25,6 +25,8 @@ LOWER = {
     "engine": {"core", "explain", "rules", "notation", "theatre"},
     "game": {"core", "explain", "rules", "notation", "theatre", "engine"},
     "players": {"core", "explain", "rules", "notation", "theatre", "engine", "game"},
+    # balance sweeps (issue 27): games played by the players, on Dask
+    "sweep": {"core", "explain", "rules", "notation", "theatre", "engine", "game", "players"},
     "tactical": {"core", "explain", "rules", "game"},
     "casebook": {"core", "explain", "rules", "notation", "theatre", "engine", "game", "tactical"},
     "ui": {
@@ -36,6 +38,7 @@ LOWER = {
         "engine",
         "game",
         "players",
+        "sweep",
         "tactical",
         "casebook",
     },
@@ -50,6 +53,7 @@ LOWER = {
         "tactical",
         "casebook",
         "players",
+        "sweep",
     },
 }
 TOP = {"strategia", "strategia._moved"}  # the package's own __init__ and its old-name finder

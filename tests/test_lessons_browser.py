@@ -48,6 +48,7 @@ LESSONS = {  # the index's entries: the page, and its title in each language
         "8. Игра против компьютера", "8. Playing against the computer"
     ),
     "scenario_builder.ipynb": ("Конструктор сценариев", "Scenario builder"),
+    "balance.ipynb": ("Баланс сценария", "Scenario balance"),
 }  # fmt: skip
 
 

@@ -17,7 +17,7 @@ NOTEBOOKS = ROOT / "notebooks"
 EXPECTED = [
     "01_units_and_ratings.ipynb", "02_movement.ipynb", "03_battle_workbench.ipynb",
     "04_artillery.ipynb", "05_reconnaissance.ipynb", "06_tactical.ipynb", "07_casebook.ipynb",
-    "08_against_the_computer.ipynb", "scenario_builder.ipynb",
+    "08_against_the_computer.ipynb", "scenario_builder.ipynb", "balance.ipynb",
 ]  # fmt: skip
 
 
@@ -34,6 +34,8 @@ def test_titles_are_the_notebooks_headings_in_each_language() -> None:
     assert found["01_units_and_ratings.ipynb"].title("en") == "1. Units and ratings"
     assert found["scenario_builder.ipynb"].title("ru") == "Конструктор сценариев"
     assert found["scenario_builder.ipynb"].title("en") == "Scenario builder"
+    assert found["balance.ipynb"].title("ru") == "Баланс сценария"
+    assert found["balance.ipynb"].title("en") == "Scenario balance"
     for x in found.values():  # each title is its notebook's first heading, halved
         cells = json.loads((NOTEBOOKS / x.file).read_text(encoding="utf-8"))["cells"]
         first = "".join(cells[0]["source"]).splitlines()[0]

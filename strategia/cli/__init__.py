@@ -19,6 +19,7 @@ from strategia.cli import (
     rules_cmd,
     scenario_cmd,
     serve_cmd,
+    sweep_cmd,
     tactical_cmd,
 )
 from strategia.cli.output import Handler, Parser, common_options, lang_of
@@ -41,11 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
     tactical_cmd.add_commands(sub, parent)
     serve_cmd.add_commands(sub, parent)
     cases_cmd.add_commands(sub, parent)
+    sweep_cmd.add_commands(sub, parent)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    Parser.lang = lang_of(sys.argv[1:] if argv is None else argv)
+    argv = sweep_cmd.normalise(sys.argv[1:] if argv is None else argv)
+    Parser.lang = lang_of(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Handler = args.handler

@@ -68,17 +68,19 @@ class Game(Mediation):
         clock: bool | None = None,
         clock_minutes: float | None = None,
         computer: dict[str, dict[str, Any]] | None = None,
+        durable: bool = True,
     ) -> Game:
         """A new game file of `scenario` at `path`. The scenario and the house rules are
         checked before anything is written; `seed` overrides the secret seed (for tests).
         `clock` plays with clocks (1.9; default: the scenario's setting), each move having the
         level's time from the rules, or `clock_minutes` if given. `computer`: the sides a
         computer player plays, each with its settings (`strategia.players`: style, posture),
-        kept in the header."""
+        kept in the header. `durable=False`: its commands are not synced to the disk (a game
+        played in a sweep, `strategia.game.store`)."""
         with collector_paused():
             return cls._new(
                 scenario, path, level, seed, house, limit_interventions, (clock, clock_minutes),
-                computer,
+                computer, durable,
             )  # fmt: skip
 
     @classmethod
@@ -92,6 +94,7 @@ class Game(Mediation):
         limit_interventions: bool,
         clocks: tuple[bool | None, float | None] = (None, None),
         computer: dict[str, dict[str, Any]] | None = None,
+        durable: bool = True,
     ) -> Game:
         from strategia import __version__
 
@@ -136,7 +139,7 @@ class Game(Mediation):
         }
         if computer:
             header["computer"] = _computer_sides(sc, computer)
-        store = GameStore.create(path, header)
+        store = GameStore.create(path, header, durable=durable)
         try:
             g = cls._begin(store)
             with store.transaction():

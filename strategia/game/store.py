@@ -27,6 +27,11 @@ What SQLite gives, and why the store relies on it rather than on its own file ha
   the current state. Readers never block the writer, nor it them.
 
 The store is a local file: WAL does not work over network file systems.
+
+*Not durable* (``durable=False``: a game played by the computer in a sweep, `strategia.sweep`):
+the same file and the same checks, with ``synchronous=OFF`` and no count kept apart, so no
+command waits for the disk; a crash may lose the game, which is played again. Closed, it is an
+ordinary game file (SQLite copies its log into it), which `strategia game replay` opens.
 """
 
 from __future__ import annotations
@@ -75,8 +80,9 @@ class GameStore(EntryReader):
     whole, but `strategia game replay` reports it.
     """
 
-    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+    def __init__(self, path: Path, conn: sqlite3.Connection, durable: bool = True) -> None:
         super().__init__(path, conn)
+        self.durable = durable  # False: no sync per command, no count kept (see the module)
         self._in_transaction = False
         self.game_id = ""  # the header's checksum: whose the count kept apart is
         self.acknowledged: int | None = None  # the count kept apart when opened
@@ -84,20 +90,28 @@ class GameStore(EntryReader):
     # --- creating and opening ------------------------------------------------------------------
 
     @classmethod
-    def create(cls, path: str | Path, header: dict[str, Any], time: str | None = None) -> GameStore:
+    def create(
+        cls,
+        path: str | Path,
+        header: dict[str, Any],
+        time: str | None = None,
+        durable: bool = True,
+    ) -> GameStore:
         """A new game file whose header is `header` (written at `time`, by default now);
-        refuses to overwrite a file. The file appears whole or not at all."""
+        refuses to overwrite a file. The file appears whole or not at all. `durable=False`:
+        its commands are not synced (see the module)."""
         create_file(Path(path), header, time)
-        store = cls.open(path)
+        store = cls.open(path, durable=durable)
         store._record_count()
         return store
 
     @classmethod
-    def open(cls, path: str | Path) -> GameStore:
+    def open(cls, path: str | Path, durable: bool = True) -> GameStore:
         """An existing game file, its header and the entries from its newest snapshot on read
         and checked; a StoreError names every damage found (table and entry, or the file's
         page). The earlier entries are checked when read (`read_all` reads them all). The file
-        is read through SQLite only (`file_access`: its locks must hold)."""
+        is read through SQLite only (`file_access`: its locks must hold). `durable=False`:
+        its commands are not synced (see the module)."""
         path = Path(path)
         if not path.exists() or path.stat().st_size < 100:
             check_file(path)
@@ -112,7 +126,9 @@ class GameStore(EntryReader):
                 check_file(path)  # not a game file at all: said so
                 raise StoreError(path, damage_report(path, f"cannot be opened: {e}")) from None
             raise StoreWriteError.of(path, "cannot be opened", e) from None
-        store = cls(path, conn)
+        store = cls(path, conn, durable)
+        if not durable:
+            conn.execute("PRAGMA synchronous = OFF")
         try:
             store._check_schema()
             store._check_structure()
@@ -265,7 +281,10 @@ class GameStore(EntryReader):
 
     def _record_count(self) -> None:
         """Keep apart that the entries up to the last are committed (a failure to is noted:
-        the command is durable, only the check of a lost end is weaker)."""
+        the command is durable, only the check of a lost end is weaker). None is kept when
+        the store is not durable."""
+        if not self.durable:
+            return
         try:
             count.record(self.path, self.game_id, self.last_seq)
         except OSError as e:

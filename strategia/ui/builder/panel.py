@@ -27,6 +27,7 @@ from strategia.theatre import terrain
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import load_scenario, save_scenario
+from strategia.ui.builder.sweep import TryIt
 from strategia.ui.widgets import layers
 from strategia.ui.widgets.mapview import MapView
 
@@ -146,6 +147,8 @@ class BuilderPanel:
         )
         self.save_button.on_click(lambda _: self.save(Path(self.path.value), self.netcdf.value))
         self.report = w.HTML()
+        # «Сыграть N раз»: the scenario as it stands, played by the computer (a small sweep)
+        self.tries = TryIt(lambda: self.b.build(), self.lang)
         self.mapview = MapView(self.b.scenario.theatre, 3, self.click)
         self.mapview.on_drag = self.drag
         self.tool.observe(lambda _: self._tool_changed(), names="value")
@@ -156,6 +159,7 @@ class BuilderPanel:
                 self.place_name, self.finish, w.HTML("<hr>"),
                 self.oob, self.placements, self.mobilisation, self.apply_forces, self.check,
                 self.path, w.HBox([self.netcdf, self.save_button]), self.report,
+                w.HTML("<hr>"), self.tries.widget,
             ]
         )  # fmt: skip
         self.widget = w.HBox(

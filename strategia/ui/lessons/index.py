@@ -22,7 +22,7 @@ from strategia.core.i18n import Lang, Text, check_lang
 from strategia.ui.lessons.show import Html, lesson_lang, repository
 
 NUMBERED = re.compile(r"\d\d_\w+\.ipynb")
-AFTER = ("scenario_builder.ipynb",)
+AFTER = ("scenario_builder.ipynb", "balance.ipynb")
 PAGES = "/voila/render/"  # lessons without a number, listed after the numbered ones
 TITLE = Text("Strategia: the lessons", "«Стратегия»: уроки")
 LEAD = Text(

@@ -1,0 +1,89 @@
+"""One game of a sweep, as a worker plays it: the same `Game` as any other, every side's computer
+player moving through its side's channel, its store not durable (`strategia.game.store`: the
+game is played again if the worker is lost), in a scratch folder removed after it.
+
+`play_task` is the task a sweep sends to Dask (`strategia.sweep.run`): a plain function of its
+`GameTask`, so the same task gives the same course wherever and however often it runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import xarray as xr
+
+from strategia.engine import flow
+from strategia.game.channel import channel
+from strategia.game.course import course
+from strategia.game.file_access import file_bytes
+from strategia.game.game import Game
+from strategia.players import Player
+from strategia.sweep.spec import GameTask
+from strategia.theatre.scenario import Scenario
+from strategia.theatre.scenario_io import parse_scenario
+
+
+@dataclass(frozen=True)
+class Played:
+    """A game played: which it was, its course of the war (`strategia.game.course`), and the
+    game file's bytes when it is to be kept."""
+
+    variant: int
+    game: int
+    course: xr.Dataset
+    file: bytes | None = None
+
+
+@lru_cache(maxsize=4)
+def _scenario(text: str) -> Scenario:
+    """The scenario of a text, parsed once a worker."""
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+    return parse_scenario(text, f"sweep scenario {digest}")
+
+
+def play_game(g: Game, players: dict[str, Player], turns: int) -> None:
+    """Play the computer's sides until turn `turns` is over, a side no computer plays, or
+    the end of the war (as `strategia game auto` does)."""
+    while g.phase != "peace" and g.state.turn <= turns:
+        due = g.computer_due(players)
+        for side in due:
+            players[side].move(channel(g, side))
+        if g.simultaneous:
+            if not all(s in players for s in flow.sides_in_order(g.state, g.rules)):
+                return
+        elif not due:
+            return
+        g.end_turn()
+
+
+def play_task(task: GameTask) -> Played:
+    """Play the game `task` describes and read its course (see the module)."""
+    with tempfile.TemporaryDirectory(prefix="strategia-sweep-") as scratch:
+        folder = Path(scratch)
+        house = []
+        for k, (name, text) in enumerate(task.house):
+            path = folder / f"house-{k}" / Path(name).name
+            path.parent.mkdir()
+            path.write_text(text, encoding="utf-8")
+            house.append(str(path))
+        path = folder / f"game-{task.variant}-{task.game}.game"
+        settings = task.settings()
+        g = Game.new(
+            _scenario(task.scenario_text), path, level=task.level, seed=task.seed,
+            house=house, computer=settings, durable=False,
+        )  # fmt: skip
+        try:
+            players = {side: Player.of_settings(side, s) for side, s in settings.items()}
+            play_game(g, players, task.turns)
+            ds = course(g)
+        finally:
+            g.journal.close()
+        kept = file_bytes(path) if task.keep else None
+    return Played(task.variant, task.game, ds, kept)
+
+
+__all__ = ["Played", "play_game", "play_task"]
