@@ -234,7 +234,33 @@ def _digits_at(number: str, height: float) -> tuple[tuple[tuple[float, float], .
         for seg in _DIGITS.get(ch, ""):
             (ax, ay), (bx, by) = _SEG[seg]
             out.append(((left + ax * w, ay * w), (left + bx * w, by * w)))
-    return tuple(out)
+    return _chain(out)
+
+
+def _chain(
+    segments: list[tuple[tuple[float, float], tuple[float, float]]],
+) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """Segments joined end to end into as few line strings as a greedy walk finds (the same
+    strokes, fewer lines to send and draw)."""
+    left = list(segments)
+    lines: list[list[tuple[float, float]]] = []
+    while left:
+        line = list(left.pop(0))
+        grown = True
+        while grown:
+            grown = False
+            for k, (a, b) in enumerate(left):
+                if a == line[-1] or b == line[-1]:
+                    line.append(b if a == line[-1] else a)
+                elif a == line[0] or b == line[0]:
+                    line.insert(0, b if a == line[0] else a)
+                else:
+                    continue
+                del left[k]
+                grown = True
+                break
+        lines.append(line)
+    return tuple(tuple(line) for line in lines)
 
 
 def digit_height(digits: int, marks: bool = False) -> float:
@@ -280,94 +306,185 @@ def _symbol(kind: str, x: float, y: float) -> list[list[list[float]]]:
 def counters_geojson(view_geojson: dict[str, Any], selected: str | None = None) -> dict[str, Any]:
     """A view's counters (from `views.to_geojson`) for the map, all in one collection: a square
     over the counter's cells coloured by side, the arm's symbol, the number in segment digits, a
-    bar for the strength, a mark on the side it faces. Only what the view knows is drawn."""
+    bar for the strength, a mark on the side it faces. Only what the view knows is drawn.
+
+    Each counter's features are built once for what it shows (`unit_features`, kept while the
+    counter stays the same), so a redraw costs only the counters that changed."""
     features: list[dict[str, Any]] = corps_outlines(view_geojson)
     for f in view_geojson["features"]:
-        p = dict(f["properties"])
-        cells = [_xy(c) for c in p.get("cells", [])] or [_xy(f["geometry"]["coordinates"])]
-        side = str(p.get("side", ""))
-        colour = SIDE_COLOURS.get(side, "#555555")
-        label = p.get("unit") or _kind_label(p.get("kind")) or "?"
-        strengths = p.get("strengths")
-        strength = sum(strengths) / len(strengths) if strengths else None
-        if strength is not None:
-            label = f"{label} {strength:.0%}"
-        chosen = selected is not None and p.get("unit") == selected
-        style = {
-            "color": "#ffeb3b" if chosen else "#222222",
-            "weight": 3 if chosen else 1,
-            "fillColor": colour,
-            "fillOpacity": 0.8,
+        features += unit_features(f, selected)
+    return _collection(features)
+
+
+_DRAWN: dict[str, list[dict[str, Any]]] = {}  # a counter's record -> its features (read-only)
+_DRAWN_MAX = 60_000
+
+
+def unit_features(feature: dict[str, Any], selected: str | None = None) -> list[dict[str, Any]]:
+    """One counter's features (counter, marks, strength, facing) from its `views.to_geojson`
+    feature; the same objects again while the counter, and whether it is selected, stay the
+    same (they must not be changed by the caller)."""
+    p = feature["properties"]
+    chosen = selected is not None and p.get("unit") == selected
+    key = json.dumps([p, feature["geometry"]["coordinates"], chosen], sort_keys=True,
+                     ensure_ascii=False)  # fmt: skip
+    drawn = _DRAWN.get(key)
+    if drawn is None:
+        if len(_DRAWN) >= _DRAWN_MAX:
+            _DRAWN.clear()
+        drawn = _DRAWN[key] = _draw_unit(feature, chosen)
+    return drawn
+
+
+def _draw_unit(f: dict[str, Any], chosen: bool) -> list[dict[str, Any]]:
+    features: list[dict[str, Any]] = []
+    p = dict(f["properties"])
+    cells = [_xy(c) for c in p.get("cells", [])] or [_xy(f["geometry"]["coordinates"])]
+    side = str(p.get("side", ""))
+    colour = SIDE_COLOURS.get(side, "#555555")
+    label = p.get("unit") or _kind_label(p.get("kind")) or "?"
+    strengths = p.get("strengths")
+    strength = sum(strengths) / len(strengths) if strengths else None
+    if strength is not None:
+        label = f"{label} {strength:.0%}"
+    style = {
+        "color": "#ffeb3b" if chosen else "#222222",
+        "weight": 3 if chosen else 1,
+        "fillColor": colour,
+        "fillOpacity": 0.8,
+    }
+    props = {**p, "label": label, "style": style, "part": "counter"}
+    features.append(
+        {
+            "type": "Feature",
+            "geometry": {"type": "Polygon", "coordinates": _square(cells)},
+            "properties": props,
         }
-        props = {**p, "label": label, "style": style, "part": "counter"}
+    )
+    x, y = cells[0]
+    ink = {"color": "#ffffff", "weight": 1}
+    marks: list[list[list[float]]] = []
+    if p.get("kind"):
+        marks += _symbol(str(p["kind"]), x, y - 0.12)
+    unit = str(p.get("unit") or "")
+    number = unit.split(" ")[0] if unit else ""
+    if number.isdigit():
+        beside = p.get("formation") == "supporting" or p.get("regiments") == "front_line"
+        marks += _digits(number, x - 0.36, y + 0.1, digit_height(len(number), beside))
+    if p.get("formation") == "supporting":  # Λ: two regiments ahead, one behind (9.6)
+        marks += _moved((((0.1, 0.16), (0.17, 0.34), (0.24, 0.16)),), x, y)
+    if p.get("regiments") == "front_line":  # =: the regiments face the front line (9.6)
+        marks += _moved((((0.27, 0.2), (0.39, 0.2)), ((0.27, 0.3), (0.39, 0.3))), x, y)
+    if marks:
         features.append(
             {
                 "type": "Feature",
-                "geometry": {"type": "Polygon", "coordinates": _square(cells)},
-                "properties": props,
+                "geometry": {"type": "MultiLineString", "coordinates": marks},
+                "properties": {"part": "marks", "unit": p.get("unit"), "style": ink},
             }
         )
-        x, y = cells[0]
-        ink = {"color": "#ffffff", "weight": 1}
-        marks: list[list[list[float]]] = []
-        if p.get("kind"):
-            marks += _symbol(str(p["kind"]), x, y - 0.12)
-        unit = str(p.get("unit") or "")
-        number = unit.split(" ")[0] if unit else ""
-        if number.isdigit():
-            beside = p.get("formation") == "supporting" or p.get("regiments") == "front_line"
-            marks += _digits(number, x - 0.36, y + 0.1, digit_height(len(number), beside))
-        if p.get("formation") == "supporting":  # Λ: two regiments ahead, one behind (9.6)
-            marks += _moved((((0.1, 0.16), (0.17, 0.34), (0.24, 0.16)),), x, y)
-        if p.get("regiments") == "front_line":  # =: the regiments face the front line (9.6)
-            marks += _moved((((0.27, 0.2), (0.39, 0.2)), ((0.27, 0.3), (0.39, 0.3))), x, y)
-        if marks:
-            features.append(
-                {
-                    "type": "Feature",
-                    "geometry": {"type": "MultiLineString", "coordinates": marks},
-                    "properties": {"part": "marks", "unit": p.get("unit"), "style": ink},
-                }
-            )
-        if strength is not None:
-            long = 0.72 * strength
-            bar = _moved(
-                (((-0.36, -0.38), (-0.36 + long, -0.38), (-0.36 + long, -0.3), (-0.36, -0.3),
-                  (-0.36, -0.38)),), x, y,
-            )  # fmt: skip
-            features.append(
-                {
-                    "type": "Feature",
-                    "geometry": {"type": "Polygon", "coordinates": bar},
-                    "properties": {
-                        "part": "strength",
-                        "unit": p.get("unit"),
-                        "style": {
-                            "color": "#ffffff",
-                            "weight": 0,
-                            "fillColor": "#ffffff",
-                            "fillOpacity": 0.9,
-                        },
-                    },
-                }
-            )
-        facing = p.get("facing")
-        if facing:
-            d = Direction.from_key(str(facing))
-            tip = [_r(x + 0.5 * d.delta[0]), _r(y + 0.5 * d.delta[1])]
-            base = [_r(x + 0.4 * d.delta[0]), _r(y + 0.4 * d.delta[1])]
-            features.append(
-                {
-                    "type": "Feature",
-                    "geometry": {"type": "LineString", "coordinates": [base, tip]},
-                    "properties": {
-                        "part": "facing",
-                        "unit": p.get("unit"),
-                        "style": {"color": "#ffeb3b" if chosen else "#111111", "weight": 4},
-                    },
-                }
-            )
-    return _collection(features)
+    if strength is not None:
+        long = 0.72 * strength
+        bar = _moved(
+            (((-0.36, -0.38), (-0.36 + long, -0.38), (-0.36 + long, -0.3), (-0.36, -0.3),
+              (-0.36, -0.38)),), x, y,
+        )  # fmt: skip
+        features.append(
+            {
+                "type": "Feature",
+                "geometry": {"type": "Polygon", "coordinates": bar},
+                "properties": {"part": "strength", "unit": p.get("unit"), "style": BAR_STYLE},
+            }
+        )
+    facing = p.get("facing")
+    if facing:
+        d = Direction.from_key(str(facing))
+        tip = [_r(x + 0.5 * d.delta[0]), _r(y + 0.5 * d.delta[1])]
+        base = [_r(x + 0.4 * d.delta[0]), _r(y + 0.4 * d.delta[1])]
+        features.append(
+            {
+                "type": "Feature",
+                "geometry": {"type": "LineString", "coordinates": [base, tip]},
+                "properties": {
+                    "part": "facing",
+                    "unit": p.get("unit"),
+                    "style": {"color": "#ffeb3b" if chosen else "#111111", "weight": 4},
+                },
+            }
+        )
+    return features
+
+
+BAR_STYLE = {"color": "#ffffff", "weight": 0, "fillColor": "#ffffff", "fillOpacity": 0.9}
+BUCKET = 24  # cells a side of a square of the map whose counters are sent together
+
+
+def unit_buckets(collection: dict[str, Any], size: int = BUCKET) -> dict[str, list[dict[str, Any]]]:
+    """`counters_geojson`'s features grouped for the map's layers: "corps" (the corps'
+    outlines), and one group a square of `size` x `size` cells (named "x,y" by its square),
+    holding the counters whose leading cell lies in it with their marks, bar and facing, in
+    the collection's order. A counter that moves or changes changes only its squares' groups."""
+    out: dict[str, list[dict[str, Any]]] = {"corps": []}
+    where = "corps"
+    for f in collection["features"]:
+        part = f["properties"].get("part")
+        if part == "corps":
+            out["corps"].append(f)
+            continue
+        if part == "counter" or where == "corps":
+            x, y = _ring_start(f)
+            where = f"{(x - 1) // size},{(y - 1) // size}"
+        out.setdefault(where, []).append(f)
+    return out
+
+
+def _ring_start(f: dict[str, Any]) -> tuple[int, int]:
+    cells = f["properties"].get("cells")
+    if cells:
+        return _xy(cells[0])
+    g = f["geometry"]
+    c = g["coordinates"]
+    while isinstance(c[0], list):
+        c = c[0]
+    return round(c[0]), round(c[1])
+
+
+def bucket_collection(features: list[dict[str, Any]]) -> dict[str, Any]:
+    """One group of `unit_buckets` as the map's layer draws it: each counter a feature of its
+    own (what a click or a hover finds), then all the group's marks as one line feature, its
+    strength bars as one polygon feature and its facing marks as one line feature a style,
+    none of them answering the pointer (`interactive` false: a click goes to the counter
+    beneath). The browser then draws a path a counter and three a group, not four a counter."""
+    out: list[dict[str, Any]] = []
+    ink: list[Any] = []
+    bars: list[Any] = []
+    facing: dict[str, list[Any]] = {}
+    for f in features:
+        part = f["properties"].get("part")
+        g = f["geometry"]
+        if part == "marks":
+            ink += g["coordinates"]
+        elif part == "strength":
+            bars.append(g["coordinates"])
+        elif part == "facing":
+            facing.setdefault(f["properties"]["style"]["color"], []).append(g["coordinates"])
+        else:
+            out.append(f)
+    if ink:
+        out.append(_merged("MultiLineString", ink, "marks", {"color": "#ffffff", "weight": 1}))
+    if bars:
+        out.append(_merged("MultiPolygon", bars, "strength", BAR_STYLE))
+    for colour, lines in facing.items():
+        out.append(_merged("MultiLineString", lines, "facing", {"color": colour, "weight": 4}))
+    return _collection(out)
+
+
+def _merged(kind: str, coordinates: list[Any], part: str, style: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "Feature",
+        "geometry": {"type": kind, "coordinates": coordinates},
+        "properties": {"part": part, "style": {**style, "interactive": False}},
+    }
 
 
 def _xy(value: object) -> tuple[int, int]:
