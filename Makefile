@@ -28,8 +28,10 @@ setup: $(STAMP)
 console: $(STAMP)
 	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/jupyter lab $(ROOT_FLAG) notebooks/console.ipynb
 
+# the console as a page of its own, a kernel kept ready with the console built (see serve_cmd.py)
+PREHEAT := --preheat_kernel=True --pool_size=1 --VoilaKernelManager.fill_delay=20
 console-app: $(STAMP)
-	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/voila notebooks/console.ipynb
+	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/voila $(PREHEAT) notebooks/console.ipynb
 
 lessons: $(STAMP)
 	$(LESSONS_SERVER) notebooks/
