@@ -280,7 +280,7 @@ def start(game: Path, screens: list[Screen], lang: str = "ru") -> list[subproces
     return procs
 
 
-def stop(procs: list[subprocess.Popen[bytes]], timeout: float = 10) -> None:
+def stop(procs: list[subprocess.Popen[bytes]], timeout: float = 5) -> None:
     """Stop the servers and everything they started: each server's process group is asked to
     stop (Voilà then shuts its kernels down), killed if it has not within `timeout` seconds;
     then whatever of their processes is left (a kernel runs in a session of its own) is killed."""
