@@ -60,15 +60,12 @@ unit: $(STAMP)
 
 test: lint typecheck unit
 
-# each figure with its ratio to a bare baseline measured in the same run (README, Performance);
-# about 10 minutes on 2 cores, most of it scale.py's 20,000 divisions; the browser part needs Chromium
+# each figure with its ratio to a bare baseline measured in the same run (README, Performance):
+# run.py, then table.py, which runs turn.py, game_open.py, scale.py and (where Chromium is)
+# browser.py one after another and prints issue 25's table; about 25 minutes on 2 cores
 bench: $(STAMP)
 	PYTHONPATH=. $(BIN)/python benchmarks/run.py
-	PYTHONPATH=. $(BIN)/python benchmarks/turn.py
-	PYTHONPATH=. $(BIN)/python benchmarks/game_open.py
-	PYTHONPATH=. $(BIN)/python benchmarks/scale.py
-	if test -x /usr/bin/chromium; then PYTHONPATH=. $(BIN)/python benchmarks/browser.py; \
-	else echo "benchmarks/browser.py: no /usr/bin/chromium, skipped"; fi
+	PYTHONPATH=. $(BIN)/python benchmarks/table.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
