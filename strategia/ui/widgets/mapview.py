@@ -28,7 +28,7 @@ Click = Callable[[float, float, dict[str, Any] | None], None]
 Hover = Callable[[float, float, dict[str, Any] | None], None]
 
 MAP_HEIGHT = "calc(100vh - 120px)"  # the window's height below the console's head and tools
-COUNTER = 0.84  # a counter's side in cells (`layers._square`)
+COUNTER = 0.84  # a counter's side in cells (`counters._square`)
 # A counter's side in pixels at the working zoom: its number (seven-segment digits, 0.26 of a
 # cell tall for one or two digits, `layers.digit_height`) is then 7 px tall, its strokes 3 px
 # apart, where it reads at a glance; the whole continental theatre gives 10 px counters in a
