@@ -28,8 +28,10 @@ setup: $(STAMP)
 console: $(STAMP)
 	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/jupyter lab $(ROOT_FLAG) notebooks/console.ipynb
 
+# the console as a page of its own, a kernel kept ready with the console built (see serve_cmd.py)
+PREHEAT := --preheat_kernel=True --pool_size=1 --VoilaKernelManager.fill_delay=20
 console-app: $(STAMP)
-	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/voila notebooks/console.ipynb
+	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/voila $(PREHEAT) notebooks/console.ipynb
 
 lessons: $(STAMP)
 	$(LESSONS_SERVER) notebooks/
@@ -58,18 +60,15 @@ unit: $(STAMP)
 
 test: lint typecheck unit
 
-# each figure with its ratio to a bare baseline measured in the same run (README, Performance);
-# about 20 minutes on 2 cores, most of it scale.py's 20,000 divisions and sweep.py's 40 games on
-# 1 and 2 Dask workers (README, Balance sweeps); the browser part needs Chromium
+# each figure with its ratio to a bare baseline measured in the same run (README, Performance):
+# run.py, then table.py, which runs turn.py, game_open.py, scale.py and (where Chromium is)
+# browser.py one after another and prints issue 25's table; then the computer player's move
+# (player.py) and the sweep's 40 games on 1 and 2 Dask workers (sweep.py); about 35 minutes
 bench: $(STAMP)
 	PYTHONPATH=. $(BIN)/python benchmarks/run.py
-	PYTHONPATH=. $(BIN)/python benchmarks/turn.py
-	PYTHONPATH=. $(BIN)/python benchmarks/game_open.py
-	PYTHONPATH=. $(BIN)/python benchmarks/scale.py
+	PYTHONPATH=. $(BIN)/python benchmarks/table.py
 	PYTHONPATH=. $(BIN)/python benchmarks/player.py
 	PYTHONPATH=. $(BIN)/python benchmarks/sweep.py
-	if test -x /usr/bin/chromium; then PYTHONPATH=. $(BIN)/python benchmarks/browser.py; \
-	else echo "benchmarks/browser.py: no /usr/bin/chromium, skipped"; fi
 
 # the computer player's trials against issue 26's targets (README, The computer player); ~5 min
 trials: $(STAMP)

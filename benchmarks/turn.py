@@ -17,6 +17,13 @@ command (`Game.orders`: parsed, journaled, synced once), then End turn (the engi
 bookkeeping, the results journaled, the snapshot kept and verified, synced). Each round of the
 Game turn starts from a fresh copy of the game file at turn 2, opened before the clock starts.
 
+The heavier turn (issue 25): each side's reach shown (every unit's reachable area, as a
+side's map shows it, `movement.reach_all`) before its orders; a blow from every division beside
+an enemy on a cell its side has not struck yet (so about twice the blows), the strikes and the
+moves as above; two End turns (turn 2, then turn 3 with the same kind of orders from where turn
+2 left the units; the turn-3 orders are worked out beforehand, untimed); the journal on disk.
+Its baseline is two bare runs (one a turn).
+
 The baseline, measured in the same run: an 8-neighbour `scipy.sparse.csgraph` graph of the
 theatre's step costs for one unit type, and one limited Dijkstra search per division from its cell
 (a move order's bare cost). The baseline, the engine and the Game turn run in turn, round after
@@ -47,6 +54,7 @@ from strategia.core.geometry import Cell
 from strategia.engine import flow
 from strategia.engine.artillery import in_range
 from strategia.engine.costs import speeds, step_costs
+from strategia.engine.movement import reach_all
 from strategia.engine.state import GameState, initial_state
 from strategia.game.game import Game
 from strategia.notation.orders import Attack, Move, Order, Strike
@@ -115,13 +123,18 @@ def ahead(state: GameState, side: str) -> list[tuple[str, Order]]:
     return out
 
 
-def contact_orders(state: GameState, rules: RuleSet) -> list[tuple[str, Order]]:
-    """Turn 2's orders: strikes, blows on enemies beside, and moves for the rest."""
+def contact_orders(
+    state: GameState, rules: RuleSet, heavy: bool = False
+) -> list[tuple[str, Order]]:
+    """Turn 2's orders: strikes, blows on enemies beside, and moves for the rest (`heavy`: a
+    cell may be struck once by each side, not once in all)."""
     orders: list[tuple[str, Order]] = []
     struck: set[Cell] = set()
     busy: set[Any] = set()
     enemy = {s: np.argwhere(state.enemy_mask(s)) for s in ("red", "blue")}
     for side in ("red", "blue"):
+        if heavy:
+            struck = set()
         foes = [Cell(int(i) + 1, int(j) + 1) for i, j in enemy[side]]
         for u in sorted(state.units.values(), key=lambda u: u.ref.number):
             if state.side_of(u.ref) != side:
@@ -259,6 +272,63 @@ def game_turn(path: Path, folder: Path, orders: list[tuple[str, Order]]) -> Prep
     return Prepared(setup, run)
 
 
+def show_reach(state: GameState, rules: RuleSet) -> None:
+    """Every unit's reachable area, side by side, as each side's map shows it."""
+    for side in ("red", "blue"):
+        reach_all(state, rules, [r for r in state.units if state.side_of(r) == side])
+
+
+def heavy_engine(
+    state: GameState, turns: list[list[tuple[str, Order]]], rules: RuleSet
+) -> GameState:
+    """The heavier turn by the engine alone: each turn, both sides' reach, then the orders."""
+    for orders in turns:
+        show_reach(state, rules)
+        state = engine_turn(state, orders, rules)
+    return state
+
+
+def heavy_turns(
+    path: Path, folder: Path, state: GameState, rules: RuleSet
+) -> tuple[list[list[tuple[str, Order]]], GameState]:
+    """The heavier turn's orders for turns 2 and 3 (turn 3's from where turn 2 leaves the game,
+    played once on a copy, untimed), and the state the engine starts from."""
+    first = contact_orders(state, rules, heavy=True)
+    copy = folder / "heavy-probe.game"
+    shutil.copy(path, copy)
+    g = Game.open(copy)
+    for side in ("red", "blue"):
+        g.orders([o.format("ru") for s, o in first if s == side], side)
+    g.end_turn()
+    second = contact_orders(g.state, rules, heavy=True)
+    g.journal.close()
+    return [first, second], state
+
+
+def heavy_game(path: Path, folder: Path, turns: list[list[tuple[str, Order]]]) -> Prepared:
+    """The heavier turn through `Game` on a fresh copy of the game file: each turn, each side's
+    reach shown, its orders as text in one command, then End turn; two turns."""
+    texts = [{s: [o.format("ru") for side, o in orders if side == s] for s, _ in orders}
+             for orders in turns]  # fmt: skip
+
+    def setup() -> Game:
+        copy = folder / "heavy.game"
+        for old in folder.glob("heavy.game*"):
+            old.unlink()
+        shutil.copy(path, copy)
+        return Game.open(copy)
+
+    def run(g: Game) -> None:
+        for given in texts:
+            show_reach(g.state, g.rules)
+            for side, orders in given.items():
+                g.orders(orders, side)
+            g.end_turn()
+        g.journal.close()
+
+    return Prepared(setup, run)
+
+
 def baseline(state: GameState, rules: RuleSet) -> Callable[[], object]:
     """The bare searches: an 8-neighbour graph of a rifle division's step costs and one limited
     Dijkstra from each division's cell."""
@@ -307,6 +377,14 @@ def show(figures: dict[str, Any], as_json: bool) -> None:
         print(f"{k:>{width}}: {v}")
 
 
+def counted(orders: list[tuple[str, Order]]) -> dict[str, int]:
+    return {
+        "moves": sum(isinstance(o, Move) for _, o in orders),
+        "strikes": sum(isinstance(o, Strike) for _, o in orders),
+        "attacks": sum(isinstance(o, Attack) for _, o in orders),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     args = options(__doc__, argv)
     size, per_side = (100, 100) if args.quick else (300, 500)
@@ -315,23 +393,23 @@ def main(argv: list[str] | None = None) -> int:
     sc = scenario(size, per_side)
     state = turn_two(sc, rules)
     orders = contact_orders(state, rules)
-    counts = {
-        "divisions": len(state.units),
-        "moves": sum(isinstance(o, Move) for _, o in orders),
-        "strikes": sum(isinstance(o, Strike) for _, o in orders),
-        "attacks": sum(isinstance(o, Attack) for _, o in orders),
-    }
+    counts = {"divisions": len(state.units), **counted(orders)}
     print(f"{size} x {size}, {counts}", file=sys.stderr)
     with tempfile.TemporaryDirectory() as d:
         path = contact_game(sc, state, Path(d))
         g = Game.open(path)
         assert g.state.units == state.units, "the game starts where the engine's turn does"
         g.journal.close()
-        base, engine, game = side_by_side(
+        turns, _ = heavy_turns(path, Path(d), state, rules)
+        heavy = {f"heavy_{k}": [counted(t)[k] for t in turns] for k in counted(turns[0])}
+        print(f"heavier turn: {heavy}", file=sys.stderr)
+        base, engine, game, engine2, game2 = side_by_side(
             [
                 baseline(state, rules),
                 lambda: engine_turn(state, orders, rules),
                 game_turn(path, Path(d), orders),
+                lambda: heavy_engine(state, turns, rules),
+                heavy_game(path, Path(d), turns),
             ],
             runs,
         )
@@ -343,6 +421,12 @@ def main(argv: list[str] | None = None) -> int:
         "engine_ratio": round(engine / base, 2),
         "game_turn_s": round(game, 4),
         "game_ratio": round(game / base, 2),
+        **heavy,
+        "heavy_baseline_s": round(2 * base, 4),
+        "heavy_engine_s": round(engine2, 4),
+        "heavy_engine_ratio": round(engine2 / (2 * base), 2),
+        "heavy_game_s": round(game2, 4),
+        "heavy_game_ratio": round(game2 / (2 * base), 2),
     }
     show(figures, args.json)
     return 0

@@ -29,7 +29,10 @@ def _quick(script: str, timeout: int = 120) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("script", "figures"),
     [
-        ("turn.py", ("baseline_s", "engine_ratio", "game_ratio")),
+        (
+            "turn.py",
+            ("baseline_s", "engine_ratio", "game_ratio", "heavy_engine_ratio", "heavy_game_ratio"),
+        ),
     ],
 )
 def test_a_quick_benchmark(script: str, figures: tuple[str, ...]) -> None:
@@ -61,6 +64,7 @@ def test_the_browser_benchmark_quick() -> None:
     pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     out = _quick("browser.py", timeout=300)
     assert out["divisions"] == 200 and out["open_s"] > 0 and out["end_turn_s"] > 0
+    assert out["team_open_s"] > 0 and out["preheat"]
     assert out["kernel_end_turn_s"] > 0
 
 
@@ -98,3 +102,38 @@ def test_the_sweep_benchmark_quick_times_one_and_two_workers_and_the_games_alone
     assert all(out[f] > 0 for f in ("alone_total_s", "alone_median_s", "speedup", "per_game_ratio"))
     assert out["one_worker"]["wall_s"] > 0 and out["two_workers"]["wall_s"] > 0
     assert set(out["checks"]) == {"speedup_at_least_1.7", "per_game_within_1.3"}
+
+
+def test_the_table_puts_every_figure_beside_its_baseline() -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import table
+
+    out: dict[str, Any] = {
+        "browser.py": {"baseline_s": 0.2, "divisions": 1000, "open_s": 4.0, "end_turn_s": 1.5,
+                       "team_open_s": 2.0, "default_units": 79, "default_open_s": 2.5,
+                       "default_team_open_s": 2.2},
+        "game_open.py": {"divisions": 982, "baseline_s": 0.16,
+                         "opens": [{"turns": 10, "open_s": 0.04}, {"turns": 100, "open_s": 0.06}],
+                         "memory": {"10_turns": {"open_mb": 3.7, "after_5_turns_mb": 4.1}}},
+        "turn.py": {"baseline_s": 0.2, "engine_turn_s": 0.4, "game_turn_s": 0.6,
+                    "heavy_baseline_s": 0.4, "heavy_engine_s": 1.0, "heavy_game_s": 1.6,
+                    "heavy_moves": [889, 800], "heavy_strikes": [43, 40], "heavy_attacks": [120, 60]},
+        "scale.py": {"sizes": [{"divisions": 1000, "ms_per_order": 0.5},
+                               {"divisions": 20000, "ms_per_order": 0.55}],
+                     "per_order_growth": 1.1, "units_growth": 20.0},
+    }  # fmt: skip
+    rows = table.table(out)
+    text = table.render(rows)
+    assert len(rows) == 13, text
+    assert (
+        "| console open, default scenario (79 units) | 2.5 s | 0.2 s | 12.50x | < 3 s | yes |"
+        in text
+    )
+    assert (
+        "End turn to the map redrawn, 1000 divisions | 1.5 s | 0.2 s | 7.50x | < 1 s | no" in text
+    )
+    assert (
+        "1689 moves, 83 strikes, 180 blows, two End turns) | 1.6 s | 0.4 s | 4.00x | <= 2.5x"
+        in text
+    )
+    assert table.table({})[0][1] == "not measured (no Chromium)"

@@ -186,7 +186,7 @@ def test_the_console_in_a_browser(voila: tuple[str, dict[str, str], Path, int]) 
         page.goto(url, timeout=120_000)
         page.wait_for_selector("img.leaflet-image-layer", timeout=120_000)
         page.wait_for_function(
-            "document.querySelectorAll('path.leaflet-interactive').length > 300", timeout=60_000
+            "document.querySelectorAll('path[fill-opacity=\"0.8\"]').length > 60", timeout=60_000
         )
         timing["page_to_map_s"] = round(time.perf_counter() - t0, 2)
         # the page resumes the war being played

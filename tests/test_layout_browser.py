@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -102,12 +103,13 @@ def _free_port() -> int:
 
 
 def _wait(url: str) -> None:
+    """Until the server listens: a GET would take the kernel that the server keeps ready for
+    the page (Voilà's pre-heated kernel), and leave the page to wait for its replacement."""
+    parts = urllib.parse.urlsplit(url)
     deadline = time.time() + 120
     while time.time() < deadline:
         try:
-            urllib.request.urlopen(url, timeout=2)
-            return
-        except urllib.error.HTTPError:
+            socket.create_connection((parts.hostname, parts.port), timeout=2).close()
             return
         except OSError:
             time.sleep(0.5)
@@ -171,7 +173,7 @@ def _open(chromium: Any, url: str, size: tuple[int, int]) -> Any:
     page.goto(url, timeout=180_000)
     page.wait_for_selector("img.leaflet-image-layer", timeout=180_000)
     page.wait_for_function(
-        "document.querySelectorAll('path.leaflet-interactive').length > 100", timeout=90_000
+        "document.querySelectorAll('path[fill-opacity=\"0.8\"]').length > 25", timeout=90_000
     )
     page.wait_for_timeout(2500)  # the box reported, the view taken again for it
     return page

@@ -56,6 +56,16 @@ CULLING = (  # the kernels of closed pages are shut (as voila.json does for `mak
     "--MappingKernelManager.cull_interval=5",
     "--MappingKernelManager.cull_connected=False",
 )
+# Each server keeps one kernel ready with its notebook already run (Voilà's pre-heated kernels):
+# the page opens on a console or screen already built, the game already open. The kernel that
+# replaces it is started FILL_DELAY seconds after a page takes one, so that it does not take the
+# CPU from the page's first actions (a page opened again within that time waits for it).
+FILL_DELAY = 20
+PREHEAT = (
+    "--preheat_kernel=True",
+    "--pool_size=1",
+    f"--VoilaKernelManager.fill_delay={FILL_DELAY}",
+)
 # `--token` alone is Voilà's flag "ask for a token"; the token itself comes from JUPYTER_TOKEN
 # (jupyter_server's IdentityProvider). Without the flag Voilà would serve with no token at all.
 AUTH = ("--token", "--IdentityProvider.logout_handler_class=strategia.ui.team.logout.LogoutHandler")
@@ -252,7 +262,7 @@ def start(game: Path, screens: list[Screen], lang: str = "ru") -> list[subproces
         env.pop("JUPYTER_TOKEN_FILE", None)
         book = books["mediator" if s.who == "mediator" else "team"]
         cmd = [sys.executable, "-m", "voila", str(book), "--no-browser", f"--port={s.port}",
-               f"--Voila.ip={s.host}", *AUTH, *CULLING]  # fmt: skip
+               f"--Voila.ip={s.host}", *AUTH, *CULLING, *PREHEAT]  # fmt: skip
         try:
             procs.append(
                 subprocess.Popen(
@@ -270,7 +280,7 @@ def start(game: Path, screens: list[Screen], lang: str = "ru") -> list[subproces
     return procs
 
 
-def stop(procs: list[subprocess.Popen[bytes]], timeout: float = 10) -> None:
+def stop(procs: list[subprocess.Popen[bytes]], timeout: float = 5) -> None:
     """Stop the servers and everything they started: each server's process group is asked to
     stop (Voilà then shuts its kernels down), killed if it has not within `timeout` seconds;
     then whatever of their processes is left (a kernel runs in a session of its own) is killed."""

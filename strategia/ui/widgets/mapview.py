@@ -28,7 +28,7 @@ Click = Callable[[float, float, dict[str, Any] | None], None]
 Hover = Callable[[float, float, dict[str, Any] | None], None]
 
 MAP_HEIGHT = "calc(100vh - 120px)"  # the window's height below the console's head and tools
-COUNTER = 0.84  # a counter's side in cells (`layers._square`)
+COUNTER = 0.84  # a counter's side in cells (`counters._square`)
 # A counter's side in pixels at the working zoom: its number (seven-segment digits, 0.26 of a
 # cell tall for one or two digits, `layers.digit_height`) is then 7 px tall, its strokes 3 px
 # apart, where it reads at a glance; the whole continental theatre gives 10 px counters in a
@@ -81,7 +81,8 @@ def beside(map_: w.Widget, panel: w.Widget, **panel_layout: str) -> w.HBox:
 
 class MapView:
     """The map widget with its layers: terrain, borders, rivers, routes, places and their names,
-    grid numbers, reach, fights, units (one GeoJSON layer for all counters) and a readout."""
+    grid numbers, reach, fights, units (`UnitsLayer`: a GeoJSON layer a square of the map) and
+    a readout."""
 
     def __init__(
         self,
@@ -138,10 +139,10 @@ class MapView:
         self.last_known = L.GeoJSON(
             data=marks.collection([]), name=LAYER_NAMES["last_known"](lang)
         )  # where a side last knew enemy units to be, faded
-        self.units = L.GeoJSON(data=marks.collection([]), name=LAYER_NAMES["units"](lang))
+        self.units = UnitsLayer(name=LAYER_NAMES["units"](lang))
         self.labels = L.LayerGroup(layers=[], name=LAYER_NAMES["grid"](lang))
-        for layer in (self.terrain, self.borders, self.rivers, self.routes, self.places,
-                      self.names, self.reach, self.last_known, self.fights, self.units,
+        for layer in (self.terrain, self.borders, self.rivers, self.routes, self.places, self.names,
+                      self.reach, self.last_known, self.fights, self.units.layer,
                       self.labels):  # fmt: skip
             self.map.add(layer)
         self.readout = w.HTML(LABEL_CSS)
@@ -281,7 +282,9 @@ class MapView:
         self.names.layers = tuple(self._names())
 
     def show_units(self, collection: dict[str, Any]) -> None:
-        self.units.data = collection
+        """The counters of `collection` (`layers.counters_geojson`): only the squares of the map
+        whose counters changed are sent again (`UnitsLayer`)."""
+        self.units.show(collection)
         self.units_built += 1
 
     def show_reach(self, cells: list[tuple[int, int]]) -> None:
@@ -306,6 +309,79 @@ class MapView:
         box = self.box()
         self.map.zoom = zoom
         self.map.center = (y, x) if box is None else within(self.size, box, zoom, x, y)
+
+
+class PlainGeoJSON(L.GeoJSON):  # type: ignore[misc]
+    """A GeoJSON layer whose data holds no binary buffers (only numbers and text), so its
+    state is sent as it is: ipywidgets would otherwise walk every coordinate list looking for
+    buffers to split off, a third of a redraw's time at 1,000 counters. The message is the
+    one `Widget.send_state` sends."""
+
+    def send_state(self, key: Any = None) -> None:
+        state = self.get_state(key=key)
+        if len(state) > 0:
+            if self._property_lock:  # kept up to date with the front end, as ipywidgets does
+                for name, value in state.items():
+                    if name in self._property_lock:
+                        self._property_lock[name] = value
+            self._send({"method": "update", "state": state, "buffer_paths": []}, buffers=[])
+
+
+class UnitsLayer:
+    """The map's counters as one layer group of GeoJSON layers, one a square of the map
+    (`layers.unit_buckets`, `layers.bucket_collection`) and one for the corps' outlines: a
+    redraw sends again only the squares whose counters changed, and each square's marks, bars
+    and facing marks go as three features, not three a counter. `data` is the whole collection
+    last shown (what `layers.counters_geojson` made); clicks and hovers on a counter go to the
+    callbacks given, with the counter's feature, as on one GeoJSON layer."""
+
+    def __init__(self, name: str = "", size: int = layers.BUCKET) -> None:
+        self.size = size
+        self.layer = L.LayerGroup(layers=[], name=name)
+        self.data: dict[str, Any] = marks.collection([])
+        self.parts: dict[str, PlainGeoJSON] = {}
+        self._shown: dict[str, list[dict[str, Any]]] = {}
+        self._click: list[Callable[..., None]] = []
+        self._hover: list[Callable[..., None]] = []
+        self.sent = 0  # squares sent, all told (tests and benchmarks read it)
+
+    def on_click(self, callback: Callable[..., None]) -> None:
+        self._click.append(callback)
+        for part in self.parts.values():
+            part.on_click(callback)
+
+    def on_hover(self, callback: Callable[..., None]) -> None:
+        self._hover.append(callback)
+        for part in self.parts.values():
+            part.on_hover(callback)
+
+    def show(self, collection: dict[str, Any]) -> None:
+        self.data = collection
+        groups = layers.unit_buckets(collection, self.size)
+        for key in self._shown.keys() - groups.keys():
+            groups[key] = []
+        for key, features in groups.items():
+            old = self._shown.get(key)
+            if (
+                old is not None
+                and len(old) == len(features)
+                and all(a is b or a == b for a, b in zip(old, features, strict=True))
+            ):
+                continue  # the same feature objects (`layers.unit_features` kept them)
+            self._part(key).data = layers.bucket_collection(features)
+            self._shown[key] = features
+            self.sent += 1
+
+    def _part(self, key: str) -> PlainGeoJSON:
+        part = self.parts.get(key)
+        if part is None:
+            part = self.parts[key] = PlainGeoJSON(data=marks.collection([]))
+            for callback in self._click:
+                part.on_click(callback)
+            for callback in self._hover:
+                part.on_hover(callback)
+            self.layer.add(part)
+        return part
 
 
 def _quarters_up(zoom: float) -> float:
