@@ -78,9 +78,11 @@ def dask_client(
             f"--workers {workers}: at least one", ru=f"--workers {workers}: нужен хотя бы один"
         )
     with dask.config.set({"distributed.worker.profile.enabled": False}):
+        # without a dashboard the scheduler still serves /health: on any free port, not 8787
+        quiet = {"dashboard": False, "dashboard_address": ":0"} if dashboard is None else {}
         cluster = LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True,
-            dashboard_address=dashboard, silence_logs=logging.ERROR,
+            dashboard_address=dashboard, silence_logs=logging.ERROR, scheduler_kwargs=quiet,
         )  # fmt: skip
     try:
         client = Client(cluster)
