@@ -17,8 +17,8 @@ each is served by its own Voilà to a fresh headless Chromium page:
   counter and the turn; at 1,000 divisions `end_turn_s` from the click on End turn («Исполнить
   ход» at level 3) to the turn label showing the next turn, the console no longer working (⏳
   gone: the map's new counters were sent before) and the page painted;
-- Red's page as `strategia serve` serves it (`serve_cmd.start`): `team_open_s`, from the page
-  asked for to its map showing Red's counters.
+- Red's page as `strategia serve --preheat` serves it (`serve_cmd.start`; with --no-preheat as
+  `strategia serve`): `team_open_s`, from the page asked for to its map showing Red's counters.
 
 A page is asked for once its server is ready: listening, and its kernel kept ready has run its
 notebook (its CPU time no longer grows), as when a mediator opens the console some time after
@@ -118,14 +118,12 @@ def serve_team(game: Path, side: str, preheat: bool) -> tuple[list[subprocess.Po
     path = f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"
     kept = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = path
-    saved = getattr(serve_cmd, "PREHEAT", ())
     try:
-        if not preheat and saved:
-            serve_cmd.PREHEAT = ()  # type: ignore[attr-defined]
-        procs = serve_cmd.start(game, [screen])
+        if preheat:
+            procs = serve_cmd.start(game, [screen], "ru", True)
+        else:
+            procs = serve_cmd.start(game, [screen])
     finally:
-        if saved:
-            serve_cmd.PREHEAT = saved  # type: ignore[attr-defined]
         if kept is None:
             os.environ.pop("PYTHONPATH", None)
         else:

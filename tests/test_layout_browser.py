@@ -22,7 +22,6 @@ import subprocess
 import sys
 import time
 import urllib.error
-import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -103,13 +102,12 @@ def _free_port() -> int:
 
 
 def _wait(url: str) -> None:
-    """Until the server listens: a GET would take the kernel that the server keeps ready for
-    the page (Voilà's pre-heated kernel), and leave the page to wait for its replacement."""
-    parts = urllib.parse.urlsplit(url)
     deadline = time.time() + 120
     while time.time() < deadline:
         try:
-            socket.create_connection((parts.hostname, parts.port), timeout=2).close()
+            urllib.request.urlopen(url, timeout=2)
+            return
+        except urllib.error.HTTPError:
             return
         except OSError:
             time.sleep(0.5)

@@ -56,10 +56,12 @@ CULLING = (  # the kernels of closed pages are shut (as voila.json does for `mak
     "--MappingKernelManager.cull_interval=5",
     "--MappingKernelManager.cull_connected=False",
 )
-# Each server keeps one kernel ready with its notebook already run (Voilà's pre-heated kernels):
-# the page opens on a console or screen already built, the game already open. The kernel that
-# replaces it is started FILL_DELAY seconds after a page takes one, so that it does not take the
-# CPU from the page's first actions (a page opened again within that time waits for it).
+# With `--preheat`, each server keeps one kernel ready with its notebook already run (Voilà's
+# pre-heated kernels): the page opens on a console or screen already built, the game already
+# open. The kernel that replaces it is started FILL_DELAY seconds after a page takes one, so that
+# it does not take the CPU from the page's first actions (a page opened again within that time
+# waits for it). Not the default: on a machine loaded by other work, a kernel kept ready since
+# the server started was seen to leave its page without its map (README, Performance).
 FILL_DELAY = 20
 PREHEAT = (
     "--preheat_kernel=True",
@@ -126,6 +128,11 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
         action="store_true",
         dest="new_tokens",
         help="make new tokens (the addresses handed out before stop working)",
+    )
+    c.add_argument(
+        "--preheat",
+        action="store_true",
+        help="keep a kernel ready for each screen, its notebook already run (pages open faster)",
     )
     c.set_defaults(handler=serve)
 
@@ -250,7 +257,9 @@ def notebooks(folder: Path) -> dict[str, Path]:
     return out
 
 
-def start(game: Path, screens: list[Screen], lang: str = "ru") -> list[subprocess.Popen[bytes]]:
+def start(
+    game: Path, screens: list[Screen], lang: str = "ru", preheat: bool = False
+) -> list[subprocess.Popen[bytes]]:
     """Start a Voilà server for each screen (its notebook, game and side, and its token in its
     environment), each in a session of its own."""
     game = game.resolve()
@@ -262,7 +271,7 @@ def start(game: Path, screens: list[Screen], lang: str = "ru") -> list[subproces
         env.pop("JUPYTER_TOKEN_FILE", None)
         book = books["mediator" if s.who == "mediator" else "team"]
         cmd = [sys.executable, "-m", "voila", str(book), "--no-browser", f"--port={s.port}",
-               f"--Voila.ip={s.host}", *AUTH, *CULLING, *PREHEAT]  # fmt: skip
+               f"--Voila.ip={s.host}", *AUTH, *CULLING, *(PREHEAT if preheat else ())]  # fmt: skip
         try:
             procs.append(
                 subprocess.Popen(
@@ -280,7 +289,7 @@ def start(game: Path, screens: list[Screen], lang: str = "ru") -> list[subproces
     return procs
 
 
-def stop(procs: list[subprocess.Popen[bytes]], timeout: float = 5) -> None:
+def stop(procs: list[subprocess.Popen[bytes]], timeout: float = 10) -> None:
     """Stop the servers and everything they started: each server's process group is asked to
     stop (Voilà then shuts its kernels down), killed if it has not within `timeout` seconds;
     then whatever of their processes is left (a kernel runs in a session of its own) is killed."""
@@ -378,7 +387,11 @@ def serve(args: argparse.Namespace) -> Output:
     died: tuple[Screen, int] | None = None
     with _stopping(asked):
         try:
-            procs = start(args.game, screens, args.screen_lang)
+            procs = (
+                start(args.game, screens, args.screen_lang, preheat=True)
+                if args.preheat
+                else start(args.game, screens, args.screen_lang)
+            )
             print(text + "\n" + WORDS["running"](args.lang), flush=True)
             while not asked and died is None:
                 time.sleep(0.2)
