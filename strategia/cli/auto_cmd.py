@@ -16,12 +16,11 @@ from typing import Any
 from strategia.cli.output import Output
 from strategia.core.errors import Problem, RuleDataError
 from strategia.core.i18n import Lang, Text
-from strategia.engine import flow
-from strategia.game.channel import channel
 from strategia.game.game import Game
 from strategia.players import Player, Posture, load_styles, settings
 from strategia.players.styles import STYLES
 from strategia.rules.kinds import side_name
+from strategia.sweep.play import play_game as play
 
 
 def add_command(cmd: Any) -> None:
@@ -78,23 +77,6 @@ def players_of(g: Game, only: list[str] | None = None) -> dict[str, Player]:
         for side, settings in g.computer_sides().items()
         if keep is None or side in keep
     }
-
-
-def play(g: Game, players: dict[str, Player], until: int | None = None) -> int:
-    """The computer's sides played until turn `until` is over, a side no computer plays, or
-    the end of the war; the entry the run began after (its decisions follow it)."""
-    start = g.journal.last_seq
-    while g.phase != "peace" and (until is None or g.state.turn <= until):
-        due = g.computer_due(players)
-        for side in due:
-            players[side].move(channel(g, side))
-        if g.simultaneous:
-            if not all(s in players for s in flow.sides_in_order(g.state, g.rules)):
-                break
-        elif not due:
-            break
-        g.end_turn()
-    return start
 
 
 def records(g: Game, after: int, lang: Lang) -> list[dict[str, Any]]:

@@ -45,19 +45,22 @@ def _scenario(text: str) -> Scenario:
     return parse_scenario(text, f"sweep scenario {digest}")
 
 
-def play_game(g: Game, players: dict[str, Player], turns: int) -> None:
-    """Play the computer's sides until turn `turns` is over, a side no computer plays, or
-    the end of the war (as `strategia game auto` does)."""
-    while g.phase != "peace" and g.state.turn <= turns:
+def play_game(g: Game, players: dict[str, Player], until: int | None = None) -> int:
+    """The computer's sides played until turn `until` is over, a side no computer plays, or
+    the end of the war (`strategia game auto` plays the same way); the entry the run began
+    after (its decisions follow it)."""
+    start = g.journal.last_seq
+    while g.phase != "peace" and (until is None or g.state.turn <= until):
         due = g.computer_due(players)
         for side in due:
             players[side].move(channel(g, side))
         if g.simultaneous:
             if not all(s in players for s in flow.sides_in_order(g.state, g.rules)):
-                return
+                break
         elif not due:
-            return
+            break
         g.end_turn()
+    return start
 
 
 def play_task(task: GameTask) -> Played:
