@@ -174,7 +174,7 @@ def advance(
     for u in state.units.values():
         if sides is not None and state.scenario.state(u.owner).side not in sides:
             continue
-        fresh = replace(u, spent=0.0, road_dropped=False)
+        fresh = u.but(spent=0.0, road_dropped=False)
         if u.busy is None:
             changed.append(fresh)
             continue

@@ -284,7 +284,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                     )
                 )
                 break
-            here = replace(u, cells=(pos,), spent=1.0 - left)
+            here = u.but(cells=(pos,), spent=1.0 - left)
             leg, cost = _full_path(state, here, rules, mode, target, req)
             if not leg:
                 leg, cost = _towards(state, here, rules, mode, target, left)
@@ -350,7 +350,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
         if fording is not None:
             a, b, rest = fording
             _label_step(state, req.costs, a, b, round(left + rest, 9), rules)
-            new = replace(new, cells=(a,), spent=1.0, busy=Busy("crossing", rest, (b,)))
+            new = new.but(cells=(a,), spent=1.0, busy=Busy("crossing", rest, (b,)))
             used = round(u.left, 9)
         ex.step(Text("turns used", "затрачено ходов"), used, unit="turn")
         ex.set(used)
@@ -477,7 +477,7 @@ def _arrive(
             kind="note",
             rule="4.7",
         )
-    return replace(u, cells=cells, facing=facing, spent=round(u.spent + used, 9))
+    return u.but(cells=cells, facing=facing, spent=round(u.spent + used, 9))
 
 
 def _passable(state: GameState, u: UnitState, cell: Cell, rules: RuleSet) -> bool:

@@ -94,6 +94,17 @@ class UnitState:
     def cell(self) -> Cell:
         return self.cells[0]
 
+    def but(self, **changes: Any) -> UnitState:
+        """This unit with `changes` (`dataclasses.replace` without its per-call introspection:
+        a unit is copied for every order; a UnitState has no checks in its constructor)."""
+        new = object.__new__(UnitState)
+        for name in _UNIT_FIELDS:
+            value = changes.pop(name) if name in changes else getattr(self, name)
+            object.__setattr__(new, name, value)
+        if changes:
+            raise TypeError(f"UnitState has no field {', '.join(sorted(changes))}")
+        return new
+
     @property
     def left(self) -> float:
         """What is left of this turn for the unit (1 = a whole turn)."""
@@ -406,6 +417,7 @@ class GameState:
 
 
 _FIELDS = frozenset(f.name for f in fields(GameState))
+_UNIT_FIELDS = tuple(f.name for f in fields(UnitState))
 
 
 def _members(

@@ -17,6 +17,7 @@ _ALTERNATIVES = "|".join(re.escape(a) for a in sorted(ABBREVIATIONS, key=len, re
 _NUMBERED = re.compile(rf"(?<![\w.])(\d+) ({_ALTERNATIVES})(?![\w])")
 _WORDS = "|".join(re.escape(a) for a in sorted(ABBREVIATIONS, key=len, reverse=True) if len(a) > 1)
 _ALONE = re.compile(rf"(?<![\w.])({_WORDS})(?![\w])")
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
 
 
 @lru_cache(maxsize=16384)
@@ -28,4 +29,4 @@ def _english(text: str) -> str:
 def en(x: object) -> str:
     """`x` (a unit, or a text naming units) with every unit in English notation."""
     text = str(x)
-    return _english(text) if any("\u0400" <= ch <= "\u04ff" for ch in text) else text
+    return text if text.isascii() or not _CYRILLIC.search(text) else _english(text)
