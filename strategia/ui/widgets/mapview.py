@@ -11,7 +11,6 @@ is given and reports clicks, hovers and the cursor; the console decides what the
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Callable
 from typing import Any
@@ -54,8 +53,7 @@ LABEL_CSS = (
     "<style>.sg-map .leaflet-div-icon{background:none;border:none;pointer-events:none}"
     ".sg-label{font:bold 11px sans-serif;color:#111;text-align:center;"
     "text-shadow:0 0 2px #fff,0 0 2px #fff,0 0 3px #fff;white-space:nowrap}"
-    ".sg-name{font:11px sans-serif;color:#222;white-space:nowrap;text-align:center;"
-    "text-shadow:0 0 2px #fff,0 0 2px #fff}.sg-readout{font:12px sans-serif;background:#fffd;"
+    ".sg-readout{font:12px sans-serif;background:#fffd;"
     "padding:2px 6px;border-radius:3px;max-width:360px}</style>"
 )
 
@@ -133,7 +131,11 @@ class MapView:
             data=marks.places_geojson(ds, level),
             name=LAYER_NAMES["places"](lang),
         )
-        self.names = L.LayerGroup(layers=self._names(), name=LAYER_NAMES["names"](lang))
+        self._named = marks.place_names(ds, level)
+        self.names = L.ImageOverlay(
+            url=self._names_url(), bounds=marks.names_bounds(self.size),
+            name=LAYER_NAMES["names"](lang),
+        )  # fmt: skip
         self.reach = L.GeoJSON(data=marks.collection([]), name=LAYER_NAMES["reach"](lang))
         self.fights = L.GeoJSON(data=marks.collection([]), name=LAYER_NAMES["fights"](lang))
         self.last_known = L.GeoJSON(
@@ -159,6 +161,7 @@ class MapView:
         self.last_known.on_hover(self._feature_hover)
         self.map.on_interaction(self._interaction)
         self.map.observe(self._moved, names=["bounds"])
+        self.map.observe(self._zoomed, names=["zoom"])
         self.units_built = 0
         self.focus: list[tuple[int, int]] | None = None  # the cells to start at; None: whole map
         self._box: tuple[float, float] | None = None
@@ -233,12 +236,14 @@ class MapView:
         self.labels.layers = tuple(_label(x, y, t) for x, y, t in items)
         self.labels_drawn += 1
 
-    def _names(self) -> list[L.Marker]:
-        return [
-            _label(p["x"], p["y"] + 0.62, html.escape(p["name"]), "sg-name", 140)
-            for p in marks.places(self.ds, self.level)
-            if p["name"]
-        ]
+    def _names_url(self) -> str:
+        """The place names as one picture, their letters the same size at the map's zoom."""
+        return marks.names_url(self._named, self.size, float(self.map.zoom))
+
+    def _zoomed(self, _: Any = None) -> None:
+        url = self._names_url()
+        if self.names.url != url:
+            self.names.url = url
 
     def show_banner(self, html: str) -> None:
         """`html` as a banner in the map's corner ("": none)."""
@@ -279,7 +284,9 @@ class MapView:
         self.rivers.data = layers.rivers_geojson(ds)
         self.routes.data = layers.routes_geojson(ds, level)
         self.places.data = marks.places_geojson(ds, level)
-        self.names.layers = tuple(self._names())
+        self._named = marks.place_names(ds, level)
+        self.names.bounds = marks.names_bounds(self.size)
+        self.names.url = self._names_url()
 
     def show_units(self, collection: dict[str, Any]) -> None:
         """The counters of `collection` (`layers.counters_geojson`): only the squares of the map

@@ -6,6 +6,8 @@ browser; coordinates are the grid's own (a cell's centre at its integer lon, lat
 
 from __future__ import annotations
 
+import base64
+import html
 import math
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -272,3 +274,48 @@ def cost_text(cost: float, lang: Lang) -> str:
     from strategia.core.numbers import turns
 
     return turns(round(cost, 2), lang) if cost > 0 else num(0, lang)
+
+
+# --- place names as one picture -------------------------------------------------------------------
+
+NAME_PX = 11  # the names' size on the screen at every zoom (as the cell numbers, 11 px)
+NAME_MARGIN = 4.0  # map units round the theatre, so that names at its edges are not cut
+
+
+def names_bounds(size: tuple[int, int]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The names picture's bounds ((south, west), (north, east)) in map units: the theatre's
+    cells and `NAME_MARGIN` round them."""
+    w, h = size
+    m = NAME_MARGIN
+    return ((0.5 - m, 0.5 - m), (h + 0.5 + m, w + 0.5 + m))
+
+
+def names_svg(named: Iterable[tuple[float, float, str]], size: tuple[int, int], zoom: float) -> str:
+    """Every place name as one SVG picture over `names_bounds(size)`, each centred at its
+    (x, y) in map units, written `NAME_PX` pixels high at `zoom` (a map unit is 2**zoom
+    pixels) with a white halo: the names as one layer, not a marker each."""
+    (south, west), (north, east) = names_bounds(size)
+    unit = 2.0 ** float(zoom)
+    px = round(NAME_PX / unit, 4)
+    texts = "".join(
+        f"<text x='{round(x - west, 3)}' y='{round(north - y, 3)}'>{html.escape(name)}</text>"
+        for x, y, name in named
+    )
+    return (
+        "<svg xmlns='http://www.w3.org/2000/svg' preserveAspectRatio='none' "
+        f"viewBox='0 0 {round(east - west, 3)} {round(north - south, 3)}'>"
+        f"<g font-family='sans-serif' font-size='{px}' fill='#222' text-anchor='middle' "
+        f"dominant-baseline='central' stroke='#fff' stroke-width='{round(3 * px / NAME_PX, 4)}' "
+        f"stroke-linejoin='round' paint-order='stroke'>{texts}</g></svg>"
+    )
+
+
+def names_url(named: Iterable[tuple[float, float, str]], size: tuple[int, int], zoom: float) -> str:
+    """`names_svg` as a data URL for an image overlay."""
+    svg = names_svg(named, size, zoom).encode("utf-8")
+    return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
+
+
+def place_names(ds: xr.Dataset, level: int) -> list[tuple[float, float, str]]:
+    """Each named place's name and where it is written: just above its symbol."""
+    return [(p["x"], p["y"] + 0.62, p["name"]) for p in places(ds, level) if p["name"]]
