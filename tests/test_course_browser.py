@@ -33,6 +33,7 @@ from strategia.ui.console import truth as truth_words
 
 ROOT = Path(__file__).parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"
+OUT = ROOT / "test-output"
 MOVES = 15  # scripted moves: turn 6, Red to move, with marks of Blue units seen on turns 4-5
 DASHED = "path[stroke-dasharray='4 3']"  # a last-known mark (`marks.LAST_KNOWN_STYLE`)
 TRUTH_SIDE = "select:has(option:text-is('—'))"  # with the label «сторона»: the truth view's
@@ -148,6 +149,10 @@ def test_the_course_the_truth_view_and_a_fork_in_the_console(
         has(page, f"Считает там, где их нет ({len(seen.wrong)})")
         page.wait_for_selector(DASHED, state="attached", timeout=30_000)
         assert page.locator(DASHED).count() >= sum(len(b.mark.cells) for b in seen.beliefs)
+        page.get_by_text("Картина стороны и действительность").scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        OUT.mkdir(exist_ok=True)
+        page.screenshot(path=str(OUT / "truth.png"))  # the README's docs/truth.png
         # in English: the tab's picture and the truth view's words
         page.locator(".sg-lang button", has_text="eng").click()
         has(page, "End turn")
