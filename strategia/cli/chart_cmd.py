@@ -4,6 +4,7 @@ war as a picture and as data (`strategia.game.course`; a side's copy: `war_chart
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,17 @@ def add_command(cmd: Any) -> None:
     c.add_argument("--netcdf", type=Path, help="the figures as NetCDF")
 
 
+def _null_nan(x: Any) -> Any:
+    """`x` with NaN (a ratio where the enemy has none) as null: JSON has no NaN."""
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _null_nan(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_null_nan(v) for v in x]
+    return x
+
+
 def chart(args: argparse.Namespace) -> Output:
     g = Game.open(args.game)
     if args.side is not None:
@@ -47,7 +59,7 @@ def chart(args: argparse.Namespace) -> Output:
     if args.netcdf:
         ds.to_netcdf(args.netcdf, engine="h5netcdf")
         written.append(str(args.netcdf))
-    data = ds.to_dict(data="list")
+    data = _null_nan(ds.to_dict(data="list"))
     if written:
         text = WROTE(args.lang).format(files=", ".join(written), turn=int(ds.turn.max()))
     else:

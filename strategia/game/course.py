@@ -16,7 +16,15 @@ position after it) and ``side`` (the scenario's sides, in the order they move):
 - ``battles``: the battles it fought in that turn, attacking or attacked (9.8; a blow that
   found no battle and an artillery strike are not battles); ``strikes``: the artillery
   strikes it fired (9.7);
-- ``at_war`` (turn only): whether the war had begun (9.1) by the end of the turn.
+- ``at_war`` (turn only): whether the war had begun (9.1) by the end of the turn;
+- ``strength_by_arm`` (turn, side, arm): ``strength`` by the divisions' kind (table 1: с.д.,
+  т.д., м.д., ... in the order the rules' table of 9.6 lists them; the coordinate is the kind's
+  key, ``rifle``, with ``arm_ru`` «с.д.» and ``arm_en`` "RD" beside it); its sum over ``arm``
+  is ``strength``;
+- ``sector_strength`` (turn, side, sector): the side's forces in each sector of the front, and
+  ``force_ratio``: them over its enemy's there, NaN where the enemy has none
+  (`strategia.game.fronts` defines the sectors; the coordinate ``sector`` numbers them, with
+  ``sector_lo`` and ``sector_hi`` their positions along the front, ``front_axis`` its axis).
 
 A game ended by peace talks holds its last position as its last turn. The attributes name the
 scenario, the level, the engine's version and the rules' digest. The value is computed, never
@@ -33,9 +41,11 @@ import xarray as xr
 
 from strategia.engine import flow
 from strategia.engine.state import GameState
+from strategia.game import fronts
 from strategia.game.game import Game
 from strategia.game.scoring import score, strength_of
 from strategia.rules import RuleSet
+from strategia.rules.kinds import DivisionKind
 from strategia.theatre import terrain
 
 SIDE_VARIABLES = (
@@ -43,7 +53,9 @@ SIDE_VARIABLES = (
 )  # fmt: skip
 NOT_BATTLES = ("no_battle", "strike")
 
-__all__ = ["NOT_BATTLES", "SIDE_VARIABLES", "course", "ground_held", "states_by_turn"]
+__all__ = [
+    "NOT_BATTLES", "SIDE_VARIABLES", "arms", "course", "ground_held", "states_by_turn",
+]  # fmt: skip
 
 
 def states_by_turn(g: Game) -> list[GameState]:
@@ -79,6 +91,34 @@ def _divisions(state: GameState, side: str) -> float:
     return round(
         sum(u.division.strength for u in state.units.values() if state.side_of(u.ref) == side), 6
     )
+
+
+def arms(rules: RuleSet) -> list[str]:
+    """The division kinds the rules rate (9.6's table), in its order: the arms."""
+    return list(rules.entry("initial_ratings").rows)
+
+
+def _by_arm(state: GameState, sides: list[str], kinds: list[str], rules: RuleSet) -> Any:
+    out = np.zeros((len(sides), len(kinds)))
+    for u in state.units.values():
+        side, kind = state.side_of(u.ref), u.division.kind.key
+        rating = float(rules.param("initial_ratings", kind, "rating").value)
+        out[sides.index(side), kinds.index(kind)] += rating * u.division.strength
+    return out
+
+
+def _fronts(g: Game, states: list[GameState], sides: list[str]) -> tuple[Any, Any, Any]:
+    """The front, the sides' forces by sector and their ratio, (turn, side, sector)."""
+    front = fronts.front_of(g.scenario)
+    n, m = len(states), len(front.sectors)
+    strength, ratio = np.zeros((n, len(sides), m)), np.full((n, len(sides), m), np.nan)
+    for t, st in enumerate(states):
+        strength[t] = fronts.forces(front, fronts.on_front(st), g.rules, sides)
+        for k, side in enumerate(sides):
+            foes = [sides.index(e) for e in fronts.enemies(st, side) if e in sides]
+            for j in range(m):
+                ratio[t, k, j] = fronts.ratio(strength[t, k, j], strength[t, foes, j].sum())
+    return front, strength, ratio
 
 
 def _fights(g: Game, turns: int) -> tuple[Counter[tuple[int, str]], Counter[tuple[int, str]]]:
@@ -121,19 +161,51 @@ def course(g: Game) -> xr.Dataset:
         for k, v in values.items()
     }
     data["at_war"] = ("turn", np.array([st.at_war for st in states], dtype=bool))
+    kinds = arms(rules)
+    by_arm = np.array([_by_arm(st, sides, kinds, rules) for st in states])
+    data["strength_by_arm"] = (("turn", "side", "arm"), by_arm.round(6))
+    front, in_sector, ratio = _fronts(g, states, sides)
+    data["sector_strength"] = (("turn", "side", "sector"), in_sector)
+    data["force_ratio"] = (("turn", "side", "sector"), ratio)
     ds = xr.Dataset(
         data,
-        coords={"turn": np.arange(n, dtype=np.int32), "side": np.array(sides, dtype=str)},
+        coords={
+            "turn": np.arange(n, dtype=np.int32),
+            "side": np.array(sides, dtype=str),
+            **arm_coords(kinds),
+            **sector_coords(front),
+        },
         attrs={
             "scenario": g.scenario.name,
             "level": g.level,
             "engine": str(g.journal.header.get("engine", "")),
             "rules_digest": str(g.journal.header.get("rules", {}).get("digest", "")),
+            "front_axis": front.axis,
+            "front_depth": fronts.DEPTH,
         },
     )
     for name, (en, unit) in _ABOUT.items():
         ds[name].attrs.update(long_name=en, units=unit)
     return ds
+
+
+def arm_coords(kinds: list[str]) -> dict[str, Any]:
+    """The ``arm`` coordinate and its Russian and English abbreviations (с.д., RD)."""
+    named = [DivisionKind.from_key(k) for k in kinds]
+    return {
+        "arm": np.array(kinds, dtype=str),
+        "arm_ru": ("arm", np.array([k.ru for k in named], dtype=str)),
+        "arm_en": ("arm", np.array([k.en for k in named], dtype=str)),
+    }
+
+
+def sector_coords(front: fronts.Front) -> dict[str, Any]:
+    """The ``sector`` coordinate (numbers from 1) and each sector's positions along the front."""
+    return {
+        "sector": np.array([s.number for s in front.sectors], dtype=np.int32),
+        "sector_lo": ("sector", np.array([s.lo for s in front.sectors], dtype=np.int32)),
+        "sector_hi": ("sector", np.array([s.hi for s in front.sectors], dtype=np.int32)),
+    }
 
 
 _ABOUT = {
@@ -146,4 +218,7 @@ _ABOUT = {
     "battles": ("battles fought in the turn (9.8)", "battles"),
     "strikes": ("artillery strikes fired in the turn (9.7)", "strikes"),
     "at_war": ("the war has begun (9.1)", ""),
+    "strength_by_arm": ("forces by the divisions' kind (9.6, table 1)", "rating"),
+    "sector_strength": ("forces in the front's sector (strategia.game.fronts)", "rating"),
+    "force_ratio": ("own forces in the sector over the enemy's", "1"),
 }
