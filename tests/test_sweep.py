@@ -98,6 +98,44 @@ def test_the_results_carry_what_was_played_and_round_trip_netcdf(
     save(ds, path, force=True)
 
 
+def test_zarr_round_trips_and_either_store_is_written_whole_or_not_at_all(
+    reference: xr.Dataset, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = save(reference, tmp_path / "r.zarr")
+    assert path.is_dir() and (path / ".zmetadata").is_file()  # a Zarr store, not NetCDF
+    xr.testing.assert_identical(load(path), reference)
+    xr.testing.assert_identical(load(save(reference, tmp_path / "r.nc")), load(path))
+    with pytest.raises(SweepError, match="already there"):
+        save(reference, path)
+    other = reference.assign_attrs(seed=99)
+    save(other, path, force=True)  # a store replaced by a store
+    assert load(path).attrs["seed"] == 99
+    # a failure in the middle of writing leaves the old results whole and nothing beside them
+    real = xr.Dataset.to_zarr
+
+    def broken(self: xr.Dataset, store: object, **kw: object) -> None:
+        real(self[["strength"]], store, **kw)  # type: ignore[call-overload]
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(xr.Dataset, "to_zarr", broken)
+    with pytest.raises(SweepError, match="No space left on device.*nothing was written"):
+        save(reference, path, force=True)
+    monkeypatch.undo()
+    xr.testing.assert_identical(load(path), other)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.nc", "r.zarr"]
+    # a folder that is not a Zarr store is not replaced, even with --force; nor a file
+    mine = tmp_path / "mine.zarr"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    (tmp_path / "file.zarr").write_text("mine")
+    for there in (mine, tmp_path / "file.zarr"):
+        with pytest.raises(SweepError, match="not a Zarr store; it is not replaced"):
+            save(reference, there, force=True)
+    assert (mine / "notes.txt").read_text() == "mine"
+    with pytest.raises(SweepError, match="not a Zarr store of a sweep's results"):
+        load(mine)
+
+
 def test_a_kept_game_is_an_ordinary_game_that_replays(two: Client, tmp_path: Path) -> None:
     sweep = read_sweep(SCENARIO, 1, 2, players=PLAYERS, seed=3)
     ran = run(sweep, two, keep=True)
@@ -268,13 +306,18 @@ def test_summary_and_plot_commands(
     assert code == 0 and "соотношение сил красных : синих" in out.lower()
     code, out, _ = cli(capsys, "sweep", "plot", str(path), "-o", str(tmp_path / "b.png"))
     assert code == 0 and (tmp_path / "b.png").exists()
+    store = save(reference, tmp_path / "r.zarr")  # the same from a Zarr store
+    code, out, _ = cli(capsys, "sweep", "summary", str(store), "--json")
+    assert code == 0 and json.loads(out) == data
+    code, out, _ = cli(capsys, "sweep", "plot", str(store), "-o", str(tmp_path / "z.png"))
+    assert code == 0 and (tmp_path / "z.png").read_bytes() == (tmp_path / "b.png").read_bytes()
     (tmp_path / "bad.nc").write_bytes(b"not netcdf")
     code, _, err = cli(capsys, "sweep", "summary", str(tmp_path / "bad.nc"), "--lang", "en")
     assert code == 2 and "not a NetCDF file of a sweep's results" in err
 
 
 def test_a_sweep_from_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    out, kept = tmp_path / "r.nc", tmp_path / "kept"
+    out, kept = tmp_path / "r.zarr", tmp_path / "kept"
     code, stdout, err = cli(
         capsys, "sweep", str(SCENARIO), "--games", "2", "--turns", "1", "--workers", "1",
         "--players", PLAYERS, "--out", str(out), "--keep", str(kept), "--json",
@@ -283,7 +326,7 @@ def test_a_sweep_from_the_command_line(capsys: pytest.CaptureFixture[str], tmp_p
     data = json.loads(stdout)
     assert data["games"] == 2 and len(data["kept"]) == 2
     assert "games" in err or "игры" in err  # the progress, on stderr
-    assert load(out).sizes["game"] == 2
+    assert out.is_dir() and load(out).sizes["game"] == 2
     code, stdout, err = cli(capsys, "game", "replay", data["kept"][0], "--lang", "en")
     assert code == 0 and "reproduced" in stdout and "no count" not in err
 

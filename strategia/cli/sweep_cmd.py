@@ -3,9 +3,12 @@
     strategia sweep SCENARIO --games N --turns T [--house FILE ...] [--variant NAME=FILE ...]
                     [--players red=balanced,blue=bold:attack@2-4] [--level L] [--seed S]
                     [--scheduler tcp://HOST:8786 | --workers K] [--keep DIR]
-                    --out RESULTS.nc [--force] [--json]
-    strategia sweep summary RESULTS.nc [--json]
-    strategia sweep plot RESULTS.nc -o balance.png
+                    --out RESULTS.nc|RESULTS.zarr [--force] [--json]
+    strategia sweep summary RESULTS.nc|RESULTS.zarr [--json]
+    strategia sweep plot RESULTS.nc|RESULTS.zarr -o balance.png
+
+`--out` ending in ``.zarr`` writes a Zarr store (for large
+sweeps), any other name a NetCDF file; `summary` and `plot` read either.
 
 The run's progress and Dask's dashboard go to stderr (never into --json). Everything is checked
 before a game is played; nothing is written unless every game was.
@@ -69,14 +72,17 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
         "--timeout", type=float, default=CONNECT_SECONDS, help="seconds to reach the scheduler"
     )
     r.add_argument("--keep", type=Path, metavar="DIR", help="keep every game as a .game file")
-    r.add_argument("--out", type=Path, required=True, help="the results (NetCDF)")
-    r.add_argument("--force", action="store_true", help="replace the results file")
+    r.add_argument(
+        "--out", type=Path, required=True,
+        help="the results: NetCDF (RESULTS.nc), or a Zarr store (RESULTS.zarr) for large sweeps",
+    )  # fmt: skip
+    r.add_argument("--force", action="store_true", help="replace the results file or store")
     r.set_defaults(handler=run_command)
     s = ss.add_parser("summary", parents=[parent], help="win rates, force ratios, variants")
-    s.add_argument("results", type=Path)
+    s.add_argument("results", type=Path, help="the results (NetCDF file or Zarr store)")
     s.set_defaults(handler=summary_command)
     g = ss.add_parser("plot", parents=[parent], help="the picture: win rates, force ratios")
-    g.add_argument("results", type=Path)
+    g.add_argument("results", type=Path, help="the results (NetCDF file or Zarr store)")
     g.add_argument("-o", "--out", type=Path, required=True, help="the picture (PNG)")
     g.set_defaults(handler=plot_command)
 
@@ -102,7 +108,7 @@ class _Bar:
 
 def run_command(args: argparse.Namespace) -> Output:
     from strategia.sweep import dask_client, read_sweep, run, save
-    from strategia.sweep.results import refuse_existing
+    from strategia.sweep.files import refuse_existing
     from strategia.sweep.run import check_keep, keep_games
     from strategia.sweep.summary import summary
 
@@ -136,7 +142,7 @@ def run_command(args: argparse.Namespace) -> Output:
 
 
 def summary_command(args: argparse.Namespace) -> Output:
-    from strategia.sweep.results import load
+    from strategia.sweep.files import load
     from strategia.sweep.summary import summary
 
     s = summary(load(args.results))
@@ -144,8 +150,8 @@ def summary_command(args: argparse.Namespace) -> Output:
 
 
 def plot_command(args: argparse.Namespace) -> Output:
+    from strategia.sweep.files import load
     from strategia.sweep.plot import save_plot
-    from strategia.sweep.results import load
 
     ds = load(args.results)
     save_plot(ds, args.out, args.lang)
