@@ -2,12 +2,14 @@
 
     strategia sweep SCENARIO --games N --turns T [--house FILE ...] [--variant NAME=FILE ...]
                     [--players red=balanced,blue=bold:attack@2-4] [--level L] [--seed S]
-                    [--scheduler tcp://HOST:8786 | --workers K] [--keep DIR]
+                    [--scheduler tcp://HOST:8786 | --workers K]
+                    [--keep DIR [--keep-only OUTCOME[,OUTCOME]]]
                     --out RESULTS.nc|RESULTS.zarr [--force] [--json]
     strategia sweep summary RESULTS.nc|RESULTS.zarr [--json]
     strategia sweep plot RESULTS.nc|RESULTS.zarr -o balance.png
 
-`--out` ending in ``.zarr`` writes a Zarr store (for large
+`--keep-only` keeps only the games with those outcomes (a contender that won, ``red``, or
+``draw``: as the summary names them). `--out` ending in ``.zarr`` writes a Zarr store (for large
 sweeps), any other name a NetCDF file; `summary` and `plot` read either.
 
 The run's progress and Dask's dashboard go to stderr (never into --json). Everything is checked
@@ -73,6 +75,10 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     )
     r.add_argument("--keep", type=Path, metavar="DIR", help="keep every game as a .game file")
     r.add_argument(
+        "--keep-only", metavar="OUTCOME[,OUTCOME]",
+        help="with --keep: only the games with these outcomes (red, blue, ..., draw)",
+    )  # fmt: skip
+    r.add_argument(
         "--out", type=Path, required=True,
         help="the results: NetCDF (RESULTS.nc), or a Zarr store (RESULTS.zarr) for large sweeps",
     )  # fmt: skip
@@ -110,6 +116,7 @@ def run_command(args: argparse.Namespace) -> Output:
     from strategia.sweep import dask_client, read_sweep, run, save
     from strategia.sweep.files import refuse_existing
     from strategia.sweep.run import check_keep, keep_games
+    from strategia.sweep.spec import SweepError, read_outcomes
     from strategia.sweep.summary import summary
 
     refuse_existing(args.out, args.force)
@@ -117,6 +124,15 @@ def run_command(args: argparse.Namespace) -> Output:
         args.scenario, args.games, args.turns, house=args.house, variants=args.variant,
         players=args.players, level=args.level, seed=args.seed,
     )  # fmt: skip
+    only: tuple[str, ...] = ()
+    if args.keep_only is not None:
+        if args.keep is None:
+            raise SweepError(
+                f"--keep-only {args.keep_only}: which games to keep, with --keep DIR only",
+                ru=f"--keep-only {args.keep_only}: какие игры сохранить — только вместе с "
+                "--keep ПАПКА",
+            )
+        only = read_outcomes(args.keep_only, sweep)
     if args.keep is not None:
         check_keep(args.keep, sweep)
     t0 = time.perf_counter()
@@ -124,19 +140,21 @@ def run_command(args: argparse.Namespace) -> Output:
         if client.dashboard_link:
             print(WORDS["dashboard"](args.lang).format(link=client.dashboard_link),
                   file=sys.stderr)  # fmt: skip
-        ran = run(sweep, client, keep=args.keep is not None, progress=_Bar(args.lang))
+        ran = run(sweep, client, keep=args.keep is not None, progress=_Bar(args.lang),
+                  keep_only=only)  # fmt: skip
     seconds = time.perf_counter() - t0
     save(ran.results, args.out, args.force)
     kept = keep_games(args.keep, ran.games) if args.keep is not None else []
     s = summary(ran.results)
     lines = [WORDS["done"](args.lang).format(out=args.out, n=len(sweep.variants) * sweep.games,
                                              s=round(seconds, 1))]  # fmt: skip
-    if kept:
+    if args.keep is not None:
         lines.append(WORDS["kept"](args.lang).format(dir=args.keep, n=len(kept)))
     data = {
         "out": str(args.out), "games": sweep.games, "turns": sweep.turns,
         "variants": [v.name for v in sweep.variants], "seconds": round(seconds, 3),
-        "dashboard": ran.dashboard, "kept": [str(p) for p in kept], "summary": s.to_json(),
+        "dashboard": ran.dashboard, "kept": [str(p) for p in kept], "keep_only": list(only),
+        "summary": s.to_json(),
     }  # fmt: skip
     return Output("\n".join([*lines, "", s.text(args.lang)]), data)
 

@@ -23,7 +23,7 @@ import xarray as xr
 
 from strategia.game.course import SIDE_VARIABLES
 from strategia.sweep.play import Played
-from strategia.sweep.spec import Sweep, SweepError, draws
+from strategia.sweep.spec import DRAW, Sweep, SweepError, draws, winner_of
 
 FORMAT = "strategia-sweep/1"
 FLOWS = ("losses", "battles", "strikes")  # what happens in a turn: 0 after a game's end
@@ -43,12 +43,10 @@ def winners(ds: xr.Dataset, contenders: Sequence[str]) -> xr.DataArray:
     """Each game's winner: the contender with the highest score at the last turn, unique, or
     "draw" (a tie, or no contenders)."""
     last = ds["score"].isel(turn=-1).sel(side=list(contenders))
-    out = np.full(last.shape[:-1], "draw", dtype=object)
+    out = np.full(last.shape[:-1], DRAW, dtype=object)
     values = last.values
     for idx in np.ndindex(out.shape):
-        row = values[idx]
-        if row.size and np.count_nonzero(row == row.max()) == 1:
-            out[idx] = contenders[int(row.argmax())]
+        out[idx] = winner_of([float(x) for x in values[idx]], contenders)
     return xr.DataArray(out.astype(str), dims=last.dims[:-1], coords={
         d: last.coords[d] for d in last.dims[:-1]
     })  # fmt: skip

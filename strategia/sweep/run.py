@@ -7,7 +7,8 @@ Dataset is complete whatever happens to its workers, and the same as a run witho
 game depends on its task only.
 
 `run` plays the games and returns the results (`strategia.sweep.results.assemble`) and, when
-asked, the games' files; `keep_games` writes those as ordinary game files.
+asked, the games' files (every game's, or those with the given outcomes: a worker sends back
+only those); `keep_games` writes them as ordinary game files.
 """
 
 from __future__ import annotations
@@ -99,12 +100,15 @@ def run(
     client: Client,
     keep: bool = False,
     progress: Progress | None = None,
+    keep_only: Sequence[str] = (),
 ) -> Ran:
     """Play every game of `sweep` on `client`'s cluster; the results (and the games' files if
-    `keep`). A game that fails is a SweepError naming it (the others are cancelled)."""
+    `keep`: every game's, or only those whose outcome is one of `keep_only`, as
+    `strategia.sweep.spec.read_outcomes` reads them; the others' files are not sent back). A
+    game that fails is a SweepError naming it (the others are cancelled)."""
     from strategia import __version__
 
-    todo = tasks(sweep, keep)
+    todo = tasks(sweep, keep, keep_only)
     run_id = uuid.uuid4().hex[:8]
     futures = [
         client.submit(play_task, t, key=f"strategia-game-{run_id}-{t.variant}-{t.game}",
