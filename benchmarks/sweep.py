@@ -25,8 +25,11 @@ the machine does moves much less: `per_game_cpu_ratio` (the worker process's CPU
 its game and Dask's bookkeeping in it, over a game's CPU time alone), `cpu_share` (the workers'
 CPU time over the wall time times the workers: how much of its cores a sweep was given; well
 under 1, the machine was busy elsewhere), `main_cpu_s` (this process's: the client, the
-scheduler and the nannies), and `task_overhead_ratio`, the 1-worker sweep's wall time over its
-games' own compute time in the worker (Dask's task stream). `load` is the load average at the
+scheduler and the nannies), `task_overhead_ratio`, the 1-worker sweep's wall time over its
+games' own compute time in the worker (Dask's task stream), and `per_game_paired_ratio`: the
+first 10 games played once more each, here and on the 1-worker cluster in turn (a task
+submitted and its result back), the median of their ratios: a game against itself alone under
+the same load, seconds apart, not minutes. `load` is the load average at the
 end of each part; the targets are a check (`checks`), the run's figures the machine's as much as
 the sweep's.
 """
@@ -42,7 +45,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from distributed import get_task_stream
+from distributed import Client, get_task_stream
 
 from strategia.sweep import dask_client, read_sweep, run, tasks
 from strategia.sweep.play import play_task
@@ -50,6 +53,7 @@ from strategia.sweep.spec import Sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"
+PAIRS = 10  # games timed alone and on the 1-worker cluster in turn
 
 
 def cpu_time() -> float:
@@ -80,10 +84,36 @@ def alone(sweep: Sweep) -> dict[str, float]:
     }
 
 
-def on_workers(sweep: Sweep, workers: int) -> dict[str, float]:
+def paired(sweep: Sweep, client: Client, n: int) -> dict[str, float]:
+    """The first `n` games each played here and on the cluster (submitted alone, its result
+    back), one after the other (which first alternating): the ratio of a game's time there to
+    its time here, under the same load."""
+    ratios, here, there = [], [], []
+    for k, t in enumerate(tasks(sweep)[:n]):
+        times = {}
+        for where in ("here", "there") if k % 2 == 0 else ("there", "here"):
+            t0 = time.perf_counter()
+            if where == "here":
+                play_task(t)
+            else:
+                client.submit(play_task, t, pure=False).result()
+            times[where] = time.perf_counter() - t0
+        here.append(times["here"])
+        there.append(times["there"])
+        ratios.append(times["there"] / times["here"])
+    return {
+        "games": n,
+        "alone_median_s": round(statistics.median(here), 3),
+        "worker_median_s": round(statistics.median(there), 3),
+        "ratio_median": round(statistics.median(ratios), 3),
+    }
+
+
+def on_workers(sweep: Sweep, workers: int, pairs: int = 0) -> dict[str, Any]:
     """The sweep on a local cluster of `workers` processes: its start, its wall time, the
     games' own time in the workers (Dask's task stream), the CPU time of the workers and of
-    this process meanwhile, and the machine's load."""
+    this process meanwhile, and the machine's load; then `pairs` games timed here and there
+    in turn (`paired`)."""
     t0 = time.perf_counter()
     with dask_client(workers=workers, dashboard=None) as client:
         client.wait_for_workers(workers)
@@ -95,6 +125,7 @@ def on_workers(sweep: Sweep, workers: int) -> dict[str, float]:
             ds = run(sweep, client).results
         wall = time.perf_counter() - t1
         after, main1 = client.run(cpu_time), cpu_time()
+        pair = paired(sweep, client, pairs) if pairs else None
     assert ds.sizes["game"] == sweep.games
     compute = [
         sum(s["stop"] - s["start"] for s in r["startstops"] if s["action"] == "compute")
@@ -102,6 +133,7 @@ def on_workers(sweep: Sweep, workers: int) -> dict[str, float]:
     ]
     used = sum(after[w] - before[w] for w in after)
     return {
+        **({"paired": pair} if pair else {}),
         "start_s": round(started, 3),
         "wall_s": round(wall, 3),
         "compute_s": round(sum(compute), 3),
@@ -119,9 +151,11 @@ def one_round(sweep: Sweep, k: int) -> dict[str, Any]:
     parts: dict[str, Any] = {}
     order = ["one_worker", "two_workers", "alone"]
     for part in order if k % 2 == 0 else order[::-1]:
-        parts[part] = (
-            alone(sweep) if part == "alone" else on_workers(sweep, 1 + part.startswith("two"))
-        )
+        if part == "alone":
+            parts[part] = alone(sweep)
+        else:
+            two = part.startswith("two")
+            parts[part] = on_workers(sweep, 1 + two, 0 if two else min(sweep.games, PAIRS))
     one, two, solo = parts["one_worker"], parts["two_workers"], parts["alone"]
     n = sweep.games
     return {
@@ -130,6 +164,7 @@ def one_round(sweep: Sweep, k: int) -> dict[str, Any]:
         "per_game_s": round(one["wall_s"] / n, 3),
         "per_game_ratio": round(one["wall_s"] / n / solo["mean_s"], 3),
         "per_game_cpu_ratio": round(one["cpu_s"] / n / solo["cpu_mean_s"], 3),
+        "per_game_paired_ratio": one["paired"]["ratio_median"],
         "task_overhead_ratio": round(one["wall_s"] / one["compute_s"], 3),
     }
 
@@ -170,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         "speedup_at_least_1.7": out["speedup"] >= 1.7,
         "per_game_within_1.3": out["per_game_ratio"] <= 1.3,
         "per_game_cpu_within_1.3": out["per_game_cpu_ratio"] <= 1.3,
+        "per_game_paired_within_1.3": out["per_game_paired_ratio"] <= 1.3,
     }
     if args.json:
         print(json.dumps(out, indent=2))
@@ -183,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
               f"this process {r['main_cpu_s']} s CPU; load {r['load']})")  # fmt: skip
     print(
         f"  speed-up {out['speedup']}x; a game on 1 worker {out['per_game_ratio']}x alone "
-        f"(CPU {out['per_game_cpu_ratio']}x; {out['task_overhead_ratio']}x its games' own)"
+        f"(CPU {out['per_game_cpu_ratio']}x; in turn with it {out['per_game_paired_ratio']}x; "
+        f"{out['task_overhead_ratio']}x its games' own)"
     )
     print(f"  checks: {out['checks']}")
     return 0

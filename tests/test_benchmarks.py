@@ -105,8 +105,10 @@ def test_the_sweep_benchmark_quick_times_one_and_two_workers_and_the_games_alone
         "speedup_at_least_1.7",
         "per_game_within_1.3",
         "per_game_cpu_within_1.3",
+        "per_game_paired_within_1.3",
     }
     assert out["per_game_cpu_ratio"] > 0 and out["two_workers"]["cpu_share"] > 0
+    assert out["one_worker"]["paired"]["games"] == 4 and out["per_game_paired_ratio"] > 0
 
 
 def test_the_table_puts_every_figure_beside_its_baseline() -> None:
