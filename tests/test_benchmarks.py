@@ -101,7 +101,14 @@ def test_the_sweep_benchmark_quick_times_one_and_two_workers_and_the_games_alone
     assert (out["games"], out["turns"]) == (4, 2)
     assert all(out[f] > 0 for f in ("alone_total_s", "alone_median_s", "speedup", "per_game_ratio"))
     assert out["one_worker"]["wall_s"] > 0 and out["two_workers"]["wall_s"] > 0
-    assert set(out["checks"]) == {"speedup_at_least_1.7", "per_game_within_1.3"}
+    assert set(out["checks"]) == {
+        "speedup_at_least_1.7",
+        "per_game_within_1.3",
+        "per_game_cpu_within_1.3",
+        "per_game_paired_within_1.3",
+    }
+    assert out["per_game_cpu_ratio"] > 0 and out["two_workers"]["cpu_share"] > 0
+    assert out["one_worker"]["paired"]["games"] == 4 and out["per_game_paired_ratio"] > 0
 
 
 def test_the_table_puts_every_figure_beside_its_baseline() -> None:

@@ -26,6 +26,7 @@ from strategia.sweep.summary import newcombe, summary, wilson
 ROOT = Path(__file__).parents[1]
 SCENARIO = ROOT / "maps" / "continental.toml"
 PLAYERS = "red=bold:attack@1-2,blue=bold:attack@1-2"
+MIXED = "red=bold:attack@1-4,blue=bold:attack@1-4"  # seed 7, 3 turns: a draw, Red, Red, a draw
 
 
 def small_sweep(**more: object) -> object:
@@ -98,6 +99,44 @@ def test_the_results_carry_what_was_played_and_round_trip_netcdf(
     save(ds, path, force=True)
 
 
+def test_zarr_round_trips_and_either_store_is_written_whole_or_not_at_all(
+    reference: xr.Dataset, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = save(reference, tmp_path / "r.zarr")
+    assert path.is_dir() and (path / ".zmetadata").is_file()  # a Zarr store, not NetCDF
+    xr.testing.assert_identical(load(path), reference)
+    xr.testing.assert_identical(load(save(reference, tmp_path / "r.nc")), load(path))
+    with pytest.raises(SweepError, match="already there"):
+        save(reference, path)
+    other = reference.assign_attrs(seed=99)
+    save(other, path, force=True)  # a store replaced by a store
+    assert load(path).attrs["seed"] == 99
+    # a failure in the middle of writing leaves the old results whole and nothing beside them
+    real = xr.Dataset.to_zarr
+
+    def broken(self: xr.Dataset, store: object, **kw: object) -> None:
+        real(self[["strength"]], store, **kw)  # type: ignore[call-overload]
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(xr.Dataset, "to_zarr", broken)
+    with pytest.raises(SweepError, match="No space left on device.*nothing was written"):
+        save(reference, path, force=True)
+    monkeypatch.undo()
+    xr.testing.assert_identical(load(path), other)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.nc", "r.zarr"]
+    # a folder that is not a Zarr store is not replaced, even with --force; nor a file
+    mine = tmp_path / "mine.zarr"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    (tmp_path / "file.zarr").write_text("mine")
+    for there in (mine, tmp_path / "file.zarr"):
+        with pytest.raises(SweepError, match="not a Zarr store; it is not replaced"):
+            save(reference, there, force=True)
+    assert (mine / "notes.txt").read_text() == "mine"
+    with pytest.raises(SweepError, match="not a Zarr store of a sweep's results"):
+        load(mine)
+
+
 def test_a_kept_game_is_an_ordinary_game_that_replays(two: Client, tmp_path: Path) -> None:
     sweep = read_sweep(SCENARIO, 1, 2, players=PLAYERS, seed=3)
     ran = run(sweep, two, keep=True)
@@ -108,6 +147,32 @@ def test_a_kept_game_is_an_ordinary_game_that_replays(two: Client, tmp_path: Pat
     assert g.replay_problems == []
     assert g.state.turn == 3 and set(g.computer_sides()) == {"red", "blue", "green"}
     assert Path(f"{path}-count").exists()
+
+
+def test_kept_by_outcome_are_exactly_the_games_with_those_outcomes_and_each_replays(
+    two: Client, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from strategia.sweep.run import game_name, keep_games
+    from strategia.sweep.spec import read_outcomes
+
+    # going to war at turn 4 of 3 is a draw on points, sooner Red leads: the outcomes differ
+    sweep = read_sweep(SCENARIO, 4, 3, players=MIXED, seed=7)
+    runs = {}
+    for asked in ("blue,draw", "красные"):  # between them every outcome, each game once
+        only = read_outcomes(asked, sweep)
+        runs[asked] = ran = run(sweep, two, keep=True, keep_only=only)
+        winners = [str(w) for w in ran.results["winner"].sel(variant="base").values]
+        assert winners == ["draw", "red", "red", "draw"]
+        want = [game_name(sweep, 0, k) for k, w in enumerate(winners) if w in only]
+        assert [name for name, _ in ran.games] == want, (asked, winners)
+        for path in keep_games(tmp_path / asked, ran.games):
+            code, out, err = cli(capsys, "game", "replay", str(path), "--lang", "en")
+            assert code == 0 and "reproduced" in out and "no count" not in err, err
+    assert [n for n, _ in runs["blue,draw"].games] == ["base-0000.game", "base-0003.game"]
+    assert [n for n, _ in runs["красные"].games] == ["base-0001.game", "base-0002.game"]
+    xr.testing.assert_identical(runs["blue,draw"].results, runs["красные"].results)
+    assert read_outcomes("red,blue,draw", sweep) == ("red", "blue", "draw")
+    assert read_outcomes("Ничья, r,red", sweep) == ("draw", "red")
 
 
 def test_variants_play_the_same_games_under_their_house_rules(tmp_path: Path) -> None:
@@ -223,6 +288,12 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
          "--variant x /nowhere/h.toml: the house-rules file cannot be read",
          "--variant x /nowhere/h.toml: файл домашних правил не читается"),
         ([str(SCENARIO), "--players", "red=reckless"], "no style 'reckless'", "нет стиля 'reckless'"),
+        ([str(SCENARIO), "--keep-only", "red,purple"],
+         "--keep-only red,purple: 'purple' is not an outcome of this sweep (one of red, blue, "
+         "draw)", "--keep-only red,purple: 'purple' — не исход этого прогона (можно: red, blue, "
+         "draw; или «ничья»)"),
+        ([str(SCENARIO), "--keep-only", "green"],  # green waits: it never wins a sweep's game
+         "'green' is not an outcome of this sweep", "'green' — не исход этого прогона"),
         ([str(SCENARIO), "--scheduler", "tcp://127.0.0.1:9", "--timeout", "1"],
          "--scheduler tcp://127.0.0.1:9: no Dask scheduler answered there in 1 s",
          "--scheduler tcp://127.0.0.1:9: планировщик Dask там не ответил за 1 с"),
@@ -254,6 +325,18 @@ def test_a_results_file_there_is_refused_without_force(
     assert out.read_bytes() == b"mine"
 
 
+def test_keep_only_without_keep_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    args = ["sweep", str(SCENARIO), "--games", "1", "--turns", "1", "--keep-only", "draw",
+            "--out", str(tmp_path / "r.nc")]  # fmt: skip
+    code, _, err = cli(capsys, *args, "--lang", "en")
+    assert code == 2 and "--keep-only draw: which games to keep, with --keep DIR only" in err
+    code, _, err = cli(capsys, *args, "--lang", "ru")
+    assert code == 2 and "--keep-only draw: какие игры сохранить — только вместе с" in err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_summary_and_plot_commands(
     capsys: pytest.CaptureFixture[str], reference: xr.Dataset, tmp_path: Path
 ) -> None:
@@ -268,22 +351,31 @@ def test_summary_and_plot_commands(
     assert code == 0 and "соотношение сил красных : синих" in out.lower()
     code, out, _ = cli(capsys, "sweep", "plot", str(path), "-o", str(tmp_path / "b.png"))
     assert code == 0 and (tmp_path / "b.png").exists()
+    store = save(reference, tmp_path / "r.zarr")  # the same from a Zarr store
+    code, out, _ = cli(capsys, "sweep", "summary", str(store), "--json")
+    assert code == 0 and json.loads(out) == data
+    code, out, _ = cli(capsys, "sweep", "plot", str(store), "-o", str(tmp_path / "z.png"))
+    assert code == 0 and (tmp_path / "z.png").read_bytes() == (tmp_path / "b.png").read_bytes()
     (tmp_path / "bad.nc").write_bytes(b"not netcdf")
     code, _, err = cli(capsys, "sweep", "summary", str(tmp_path / "bad.nc"), "--lang", "en")
     assert code == 2 and "not a NetCDF file of a sweep's results" in err
 
 
 def test_a_sweep_from_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    out, kept = tmp_path / "r.nc", tmp_path / "kept"
+    out, kept = tmp_path / "r.zarr", tmp_path / "kept"
     code, stdout, err = cli(
-        capsys, "sweep", str(SCENARIO), "--games", "2", "--turns", "1", "--workers", "1",
-        "--players", PLAYERS, "--out", str(out), "--keep", str(kept), "--json",
+        capsys, "sweep", str(SCENARIO), "--games", "3", "--turns", "3", "--workers", "1",
+        "--players", MIXED, "--seed", "7", "--out", str(out), "--keep", str(kept),
+        "--keep-only", "blue,draw", "--json",
     )  # fmt: skip
     assert code == 0, err
     data = json.loads(stdout)
-    assert data["games"] == 2 and len(data["kept"]) == 2
     assert "games" in err or "игры" in err  # the progress, on stderr
-    assert load(out).sizes["game"] == 2
+    ds = load(out)
+    assert out.is_dir() and ds.sizes["game"] == 3 and data["keep_only"] == ["blue", "draw"]
+    assert [str(w) for w in ds["winner"].sel(variant="base").values] == ["draw", "red", "red"]
+    assert [Path(p).name for p in data["kept"]] == ["base-0000.game"]
+    assert sorted(p.name for p in kept.iterdir()) == ["base-0000.game", "base-0000.game-count"]
     code, stdout, err = cli(capsys, "game", "replay", data["kept"][0], "--lang", "en")
     assert code == 0 and "reproduced" in stdout and "no count" not in err
 

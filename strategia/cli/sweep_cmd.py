@@ -2,10 +2,15 @@
 
     strategia sweep SCENARIO --games N --turns T [--house FILE ...] [--variant NAME=FILE ...]
                     [--players red=balanced,blue=bold:attack@2-4] [--level L] [--seed S]
-                    [--scheduler tcp://HOST:8786 | --workers K] [--keep DIR]
-                    --out RESULTS.nc [--force] [--json]
-    strategia sweep summary RESULTS.nc [--json]
-    strategia sweep plot RESULTS.nc -o balance.png
+                    [--scheduler tcp://HOST:8786 | --workers K]
+                    [--keep DIR [--keep-only OUTCOME[,OUTCOME]]]
+                    --out RESULTS.nc|RESULTS.zarr [--force] [--json]
+    strategia sweep summary RESULTS.nc|RESULTS.zarr [--json]
+    strategia sweep plot RESULTS.nc|RESULTS.zarr -o balance.png
+
+`--keep-only` keeps only the games with those outcomes (a contender that won, ``red``, or
+``draw``: as the summary names them). `--out` ending in ``.zarr`` writes a Zarr store (for large
+sweeps), any other name a NetCDF file; `summary` and `plot` read either.
 
 The run's progress and Dask's dashboard go to stderr (never into --json). Everything is checked
 before a game is played; nothing is written unless every game was.
@@ -69,14 +74,21 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
         "--timeout", type=float, default=CONNECT_SECONDS, help="seconds to reach the scheduler"
     )
     r.add_argument("--keep", type=Path, metavar="DIR", help="keep every game as a .game file")
-    r.add_argument("--out", type=Path, required=True, help="the results (NetCDF)")
-    r.add_argument("--force", action="store_true", help="replace the results file")
+    r.add_argument(
+        "--keep-only", metavar="OUTCOME[,OUTCOME]",
+        help="with --keep: only the games with these outcomes (red, blue, ..., draw)",
+    )  # fmt: skip
+    r.add_argument(
+        "--out", type=Path, required=True,
+        help="the results: NetCDF (RESULTS.nc), or a Zarr store (RESULTS.zarr) for large sweeps",
+    )  # fmt: skip
+    r.add_argument("--force", action="store_true", help="replace the results file or store")
     r.set_defaults(handler=run_command)
     s = ss.add_parser("summary", parents=[parent], help="win rates, force ratios, variants")
-    s.add_argument("results", type=Path)
+    s.add_argument("results", type=Path, help="the results (NetCDF file or Zarr store)")
     s.set_defaults(handler=summary_command)
     g = ss.add_parser("plot", parents=[parent], help="the picture: win rates, force ratios")
-    g.add_argument("results", type=Path)
+    g.add_argument("results", type=Path, help="the results (NetCDF file or Zarr store)")
     g.add_argument("-o", "--out", type=Path, required=True, help="the picture (PNG)")
     g.set_defaults(handler=plot_command)
 
@@ -102,8 +114,9 @@ class _Bar:
 
 def run_command(args: argparse.Namespace) -> Output:
     from strategia.sweep import dask_client, read_sweep, run, save
-    from strategia.sweep.results import refuse_existing
+    from strategia.sweep.files import refuse_existing
     from strategia.sweep.run import check_keep, keep_games
+    from strategia.sweep.spec import SweepError, read_outcomes
     from strategia.sweep.summary import summary
 
     refuse_existing(args.out, args.force)
@@ -111,6 +124,15 @@ def run_command(args: argparse.Namespace) -> Output:
         args.scenario, args.games, args.turns, house=args.house, variants=args.variant,
         players=args.players, level=args.level, seed=args.seed,
     )  # fmt: skip
+    only: tuple[str, ...] = ()
+    if args.keep_only is not None:
+        if args.keep is None:
+            raise SweepError(
+                f"--keep-only {args.keep_only}: which games to keep, with --keep DIR only",
+                ru=f"--keep-only {args.keep_only}: какие игры сохранить — только вместе с "
+                "--keep ПАПКА",
+            )
+        only = read_outcomes(args.keep_only, sweep)
     if args.keep is not None:
         check_keep(args.keep, sweep)
     t0 = time.perf_counter()
@@ -118,25 +140,27 @@ def run_command(args: argparse.Namespace) -> Output:
         if client.dashboard_link:
             print(WORDS["dashboard"](args.lang).format(link=client.dashboard_link),
                   file=sys.stderr)  # fmt: skip
-        ran = run(sweep, client, keep=args.keep is not None, progress=_Bar(args.lang))
+        ran = run(sweep, client, keep=args.keep is not None, progress=_Bar(args.lang),
+                  keep_only=only)  # fmt: skip
     seconds = time.perf_counter() - t0
     save(ran.results, args.out, args.force)
     kept = keep_games(args.keep, ran.games) if args.keep is not None else []
     s = summary(ran.results)
     lines = [WORDS["done"](args.lang).format(out=args.out, n=len(sweep.variants) * sweep.games,
                                              s=round(seconds, 1))]  # fmt: skip
-    if kept:
+    if args.keep is not None:
         lines.append(WORDS["kept"](args.lang).format(dir=args.keep, n=len(kept)))
     data = {
         "out": str(args.out), "games": sweep.games, "turns": sweep.turns,
         "variants": [v.name for v in sweep.variants], "seconds": round(seconds, 3),
-        "dashboard": ran.dashboard, "kept": [str(p) for p in kept], "summary": s.to_json(),
+        "dashboard": ran.dashboard, "kept": [str(p) for p in kept], "keep_only": list(only),
+        "summary": s.to_json(),
     }  # fmt: skip
     return Output("\n".join([*lines, "", s.text(args.lang)]), data)
 
 
 def summary_command(args: argparse.Namespace) -> Output:
-    from strategia.sweep.results import load
+    from strategia.sweep.files import load
     from strategia.sweep.summary import summary
 
     s = summary(load(args.results))
@@ -144,8 +168,8 @@ def summary_command(args: argparse.Namespace) -> Output:
 
 
 def plot_command(args: argparse.Namespace) -> Output:
+    from strategia.sweep.files import load
     from strategia.sweep.plot import save_plot
-    from strategia.sweep.results import load
 
     ds = load(args.results)
     save_plot(ds, args.out, args.lang)

@@ -22,19 +22,21 @@ from strategia.game.course import course
 from strategia.game.file_access import file_bytes
 from strategia.game.game import Game
 from strategia.players import Player
-from strategia.sweep.spec import GameTask
+from strategia.sweep.spec import GameTask, winner_of
 from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import parse_scenario
 
 
 @dataclass(frozen=True)
 class Played:
-    """A game played: which it was, its course of the war (`strategia.game.course`), and the
-    game file's bytes when it is to be kept."""
+    """A game played: which it was, its course of the war (`strategia.game.course`), its
+    outcome (`strategia.sweep.spec.winner_of`), and the game file's bytes when it is to be
+    kept (asked for, and its outcome one of the task's `keep_only` if it names any)."""
 
     variant: int
     game: int
     course: xr.Dataset
+    winner: str
     file: bytes | None = None
 
 
@@ -85,8 +87,12 @@ def play_task(task: GameTask) -> Played:
             ds = course(g)
         finally:
             g.journal.close()
-        kept = file_bytes(path) if task.keep else None
-    return Played(task.variant, task.game, ds, kept)
+        contenders = list(task.contenders)
+        last = ds["score"].isel(turn=-1).sel(side=contenders).values
+        winner = winner_of([float(x) for x in last], contenders)
+        wanted = task.keep and (not task.keep_only or winner in task.keep_only)
+        kept = file_bytes(path) if wanted else None
+    return Played(task.variant, task.game, ds, winner, kept)
 
 
 __all__ = ["Played", "play_game", "play_task"]

@@ -1,4 +1,4 @@
-"""A sweep's results as one xarray Dataset, and as a NetCDF file (h5netcdf).
+"""A sweep's results as one xarray Dataset (saved and loaded by `strategia.sweep.files`).
 
 Dimensions ``variant`` (the house-rules variants, by name), ``game``, ``turn`` (0 the start,
 then each turn played: the position after it) and ``side``. Each game's course of the war
@@ -10,26 +10,20 @@ position (its losses, battles and strikes 0 after). Beside them what each game d
 `rules_digest`. The attributes: the scenario (name, file, digest), the level, the games, the
 turns, the seed, the engine's version, the house rules and the variants' (their files and
 texts, JSON), the players (JSON), the contenders and the two sides whose force ratio is read.
-
-`save` writes the file whole or not at all (a temporary file renamed into place), and refuses
-one that exists unless told to replace it; `load` refuses a file that is not a sweep's.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import xarray as xr
 
-from strategia.core.errors import os_error_ru
 from strategia.game.course import SIDE_VARIABLES
 from strategia.sweep.play import Played
-from strategia.sweep.spec import Sweep, SweepError, draws
+from strategia.sweep.spec import DRAW, Sweep, SweepError, draws, winner_of
 
 FORMAT = "strategia-sweep/1"
 FLOWS = ("losses", "battles", "strikes")  # what happens in a turn: 0 after a game's end
@@ -49,12 +43,10 @@ def winners(ds: xr.Dataset, contenders: Sequence[str]) -> xr.DataArray:
     """Each game's winner: the contender with the highest score at the last turn, unique, or
     "draw" (a tie, or no contenders)."""
     last = ds["score"].isel(turn=-1).sel(side=list(contenders))
-    out = np.full(last.shape[:-1], "draw", dtype=object)
+    out = np.full(last.shape[:-1], DRAW, dtype=object)
     values = last.values
     for idx in np.ndindex(out.shape):
-        row = values[idx]
-        if row.size and np.count_nonzero(row == row.max()) == 1:
-            out[idx] = contenders[int(row.argmax())]
+        out[idx] = winner_of([float(x) for x in values[idx]], contenders)
     return xr.DataArray(out.astype(str), dims=last.dims[:-1], coords={
         d: last.coords[d] for d in last.dims[:-1]
     })  # fmt: skip
@@ -133,56 +125,4 @@ def _attrs(sweep: Sweep, engine: str) -> dict[str, Any]:
     }
 
 
-def refuse_existing(path: Path, force: bool) -> None:
-    """Refuse a results file that is already there, unless `force` (before any work)."""
-    if path.exists() and not force:
-        raise SweepError(
-            f"{path}: the file is already there; choose another name or give --force",
-            ru=f"{path}: такой файл уже есть; выберите другое имя или добавьте --force",
-        )
-    if path.exists() and not path.is_file():
-        raise SweepError(f"{path}: not a file", ru=f"{path}: это не файл")
-
-
-def save(ds: xr.Dataset, path: str | Path, force: bool = False) -> Path:
-    """Write the results to `path` (NetCDF), whole or not at all."""
-    path = Path(path)
-    refuse_existing(path, force)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        ds.to_netcdf(tmp, engine="h5netcdf")
-        os.replace(tmp, path)
-    except OSError as e:
-        raise SweepError(
-            f"{path}: the results cannot be written ({e.strerror or e}); nothing was written",
-            ru=f"{path}: результаты не записать ({os_error_ru(e)}); ничего не записано",
-        ) from None
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
-
-
-def load(path: str | Path) -> xr.Dataset:
-    """A sweep's results, read whole; a SweepError if the file is not one."""
-    path = Path(path)
-    if not path.is_file():
-        raise SweepError(
-            f"{path}: no such results file", ru=f"{path}: нет такого файла результатов"
-        )
-    try:
-        ds = xr.load_dataset(path, engine="h5netcdf")
-    except (OSError, ValueError) as e:
-        raise SweepError(
-            f"{path}: not a NetCDF file of a sweep's results ({e})",
-            ru=f"{path}: это не файл NetCDF с результатами прогона ({e})",
-        ) from None
-    if ds.attrs.get("format") != FORMAT:
-        raise SweepError(
-            f"{path}: not a sweep's results (no format {FORMAT!r})",
-            ru=f"{path}: это не результаты прогона (нет формата {FORMAT!r})",
-        )
-    return ds
-
-
-__all__ = ["FORMAT", "assemble", "load", "refuse_existing", "save", "winners"]
+__all__ = ["FORMAT", "assemble", "winners"]

@@ -7,7 +7,8 @@ Dataset is complete whatever happens to its workers, and the same as a run witho
 game depends on its task only.
 
 `run` plays the games and returns the results (`strategia.sweep.results.assemble`) and, when
-asked, the games' files; `keep_games` writes those as ordinary game files.
+asked, the games' files (every game's, or those with the given outcomes: a worker sends back
+only those); `keep_games` writes them as ordinary game files.
 """
 
 from __future__ import annotations
@@ -33,6 +34,18 @@ from strategia.sweep.results import assemble
 from strategia.sweep.spec import Sweep, SweepError, tasks
 
 CONNECT_SECONDS = 5.0
+# A local cluster's Dask settings: one thread a worker plays a pure-Python game; Dask's
+# statistical profiler samples that thread every 10 ms, and its bookkeeping wakes the event
+# loops (the scheduler's and the nannies' in this process, each worker's beside its game) every
+# 20 ms (the tick), 100 ms (the memory monitor) and 500 ms (the system monitor): measured idle,
+# 7 % of a core on two workers, 1.5 % with these (`benchmarks/sweep.py` reports what a sweep's
+# bookkeeping costs). A worker's memory is still watched every second.
+QUIET = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "500ms",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+}
 Progress = Callable[[int, int], None]  # (games done, games in all)
 
 
@@ -55,9 +68,8 @@ def dask_client(
 ) -> Iterator[Client]:
     """A client of the scheduler at `scheduler`, or of a new local cluster of `workers`
     processes (its dashboard at `dashboard`, ":0" any free port, None none; one thread each,
-    Dask's statistical profiler off: it samples a pure-Python game's thread every 10 ms);
-    closed after. An address that does not answer in `timeout` seconds is a SweepError naming
-    it."""
+    Dask's profiler off and its bookkeeping less often: `QUIET`); closed after. An address
+    that does not answer in `timeout` seconds is a SweepError naming it."""
     if scheduler is not None:
         try:
             client = Client(scheduler, timeout=f"{timeout}s")
@@ -77,7 +89,7 @@ def dask_client(
         raise SweepError(
             f"--workers {workers}: at least one", ru=f"--workers {workers}: нужен хотя бы один"
         )
-    with dask.config.set({"distributed.worker.profile.enabled": False}):
+    with dask.config.set(QUIET):
         # without a dashboard the scheduler still serves /health: on any free port, not 8787
         quiet = {"dashboard": False, "dashboard_address": ":0"} if dashboard is None else {}
         cluster = LocalCluster(
@@ -99,12 +111,15 @@ def run(
     client: Client,
     keep: bool = False,
     progress: Progress | None = None,
+    keep_only: Sequence[str] = (),
 ) -> Ran:
     """Play every game of `sweep` on `client`'s cluster; the results (and the games' files if
-    `keep`). A game that fails is a SweepError naming it (the others are cancelled)."""
+    `keep`: every game's, or only those whose outcome is one of `keep_only`, as
+    `strategia.sweep.spec.read_outcomes` reads them; the others' files are not sent back). A
+    game that fails is a SweepError naming it (the others are cancelled)."""
     from strategia import __version__
 
-    todo = tasks(sweep, keep)
+    todo = tasks(sweep, keep, keep_only)
     run_id = uuid.uuid4().hex[:8]
     futures = [
         client.submit(play_task, t, key=f"strategia-game-{run_id}-{t.variant}-{t.game}",
@@ -188,4 +203,13 @@ def keep_games(folder: Path, games: Sequence[tuple[str, bytes]]) -> list[Path]:
     return out
 
 
-__all__ = ["CONNECT_SECONDS", "Ran", "check_keep", "dask_client", "game_name", "keep_games", "run"]
+__all__ = [
+    "CONNECT_SECONDS",
+    "QUIET",
+    "Ran",
+    "check_keep",
+    "dask_client",
+    "game_name",
+    "keep_games",
+    "run",
+]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,7 @@ from strategia.theatre.scenario import Scenario
 from strategia.theatre.scenario_io import format_scenario, load_scenario
 
 DEFAULT_POSTURE = "attack@1-5"
+DRAW = "draw"  # a game's outcome when no contender leads on points
 NEUTRAL = {"green": "wait"}  # a neutral waits to be attacked, as the console's default
 _RANGE = re.compile(r"attack@(\d+)(?:-(\d+))?")
 
@@ -121,6 +123,8 @@ class GameTask:
     seed: int
     computer: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]  # side -> settings
     keep: bool = False
+    contenders: tuple[str, ...] = ()  # whose score decides the game (`winner_of`)
+    keep_only: tuple[str, ...] = ()  # kept only with one of these outcomes; () every game
 
     def settings(self) -> dict[str, dict[str, Any]]:
         """The computer's sides as `Game.new` takes them."""
@@ -142,8 +146,19 @@ def draws(sweep: Sweep, game: int) -> tuple[int, dict[str, dict[str, Any]]]:
     return seed, out
 
 
-def tasks(sweep: Sweep, keep: bool = False) -> list[GameTask]:
-    """Every game of the sweep, variant by variant (the same draws in each)."""
+def winner_of(scores: Sequence[float], contenders: Sequence[str]) -> str:
+    """A game's outcome from its contenders' scores at the last turn (in `contenders`' order):
+    the contender with the highest score, unique, or "draw" (a tie, or no contenders)."""
+    if not len(scores):
+        return DRAW
+    top = max(scores)
+    best = [side for side, score in zip(contenders, scores, strict=True) if score == top]
+    return best[0] if len(best) == 1 else DRAW
+
+
+def tasks(sweep: Sweep, keep: bool = False, keep_only: Sequence[str] = ()) -> list[GameTask]:
+    """Every game of the sweep, variant by variant (the same draws in each); with `keep`, the
+    games' files are sent back (only those whose outcome is in `keep_only`, if any given)."""
     drawn = [draws(sweep, k) for k in range(sweep.games)]
     out = []
     for v, variant in enumerate(sweep.variants):
@@ -151,7 +166,7 @@ def tasks(sweep: Sweep, keep: bool = False) -> list[GameTask]:
             frozen = tuple((side, tuple(sorted(s.items()))) for side, s in computer.items())
             out.append(
                 GameTask(v, k, sweep.scenario_text, sweep.house + variant.house, sweep.level,
-                         sweep.turns, seed, frozen, keep)
+                         sweep.turns, seed, frozen, keep, sweep.contenders, tuple(keep_only))
             )  # fmt: skip
     return out
 
@@ -209,6 +224,26 @@ def read_sweep(
         str(scenario), format_scenario(sc), sc.name, level, games, turns, seed, common, chosen,
         _seats(sc, players),
     )  # fmt: skip
+
+
+def read_outcomes(text: str, sweep: Sweep) -> tuple[str, ...]:
+    """The outcomes `--keep-only` names (``red,draw``: a contender that won, or ``draw``;
+    Russian names too), as the results and the summary name them (`winner_of`)."""
+    valid = [*sweep.contenders, DRAW]
+    out: list[str] = []
+    for part in [p.strip() for p in text.split(",")]:
+        side = Side.find(part) if part else None
+        key = DRAW if part.casefold() in ("draw", "ничья") else side.key if side else None
+        if key not in valid:
+            raise SweepError(
+                f"--keep-only {text}: {part!r} is not an outcome of this sweep (one of "
+                f"{', '.join(valid)})",
+                ru=f"--keep-only {text}: {part!r} — не исход этого прогона (можно: "
+                f"{', '.join(valid)}; или «ничья»)",
+            )
+        if key not in out:
+            out.append(str(key))
+    return tuple(out)
 
 
 def _scenario(path: Path) -> Scenario:
@@ -310,12 +345,15 @@ def _attack(side: str, posture: str) -> tuple[int, int] | None:
 
 __all__ = [
     "DEFAULT_POSTURE",
+    "DRAW",
     "GameTask",
     "Seat",
     "Sweep",
     "SweepError",
     "Variant",
     "draws",
+    "read_outcomes",
     "read_sweep",
     "tasks",
+    "winner_of",
 ]
