@@ -20,14 +20,12 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_helpers import wait_for
 
 from strategia.cli import serve_cmd
 from strategia.game import report_render as rr
@@ -101,19 +99,6 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _wait(url: str) -> None:
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(url, timeout=2)
-            return
-        except urllib.error.HTTPError:
-            return
-        except OSError:
-            time.sleep(0.5)
-    raise AssertionError(f"{url}: no server")
-
-
 def _war(folder: Path) -> Path:
     """The continental scenario played by the script until a battle is fought (turn 4)."""
     g = Game.new(ROOT / "maps" / "continental.toml", folder / "war.game", level=2)
@@ -148,7 +133,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]
     try:
         urls = {"console": f"http://127.0.0.1:{port}/", "team": screens["red"].url}
         for url in urls.values():
-            _wait(url)
+            wait_for(url)
         yield urls
     finally:
         serve_cmd.stop(teams)

@@ -27,6 +27,7 @@ from strategia.theatre.builder import ScenarioBuilder
 
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
+from browser_helpers import wait_for  # noqa: E402
 from holder import locks_on  # noqa: E402
 
 OUT = ROOT / "test-output"
@@ -52,19 +53,6 @@ def _game(folder: Path) -> Path:
     return folder / "border.game"
 
 
-def _wait(url: str) -> None:
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(url, timeout=2)
-            return
-        except urllib.error.HTTPError:
-            return
-        except OSError:
-            time.sleep(0.5)
-    raise AssertionError(f"{url}: no server")
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     if not Path(CHROMIUM).exists():
@@ -75,7 +63,7 @@ def served(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped
     procs = serve_cmd.start(game, screens)
     try:
         for s in screens:
-            _wait(s.url)
+            wait_for(s.url)
         yield game, {s.who: s for s in screens}, procs
     finally:
         serve_cmd.stop(procs)
