@@ -137,9 +137,10 @@ def _fights(g: Game, turns: int) -> tuple[Counter[tuple[int, str]], Counter[tupl
     return battles, strikes
 
 
-def course(g: Game) -> xr.Dataset:
-    """The course of the war of game `g` (see the module)."""
-    states = states_by_turn(g)
+def course(g: Game, states: list[GameState] | None = None) -> xr.Dataset:
+    """The course of the war of game `g` (see the module); `states`: `states_by_turn(g)`,
+    when the caller has read them already."""
+    states = states_by_turn(g) if states is None else states
     rules: RuleSet = g.rules
     order = [*flow.sides_in_order(g.start, rules), *(s.side for s in g.scenario.states)]
     sides = list(dict.fromkeys(order))

@@ -23,9 +23,10 @@ import xarray as xr
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
+from strategia.engine.state import GameState
 from strategia.game import fronts
 from strategia.game.channel import channel
-from strategia.game.course import course
+from strategia.game.course import course, states_by_turn
 from strategia.game.game import Game
 from strategia.game.last_known import seen_at
 from strategia.notation.refs import UnitRef
@@ -62,7 +63,8 @@ TITLES = {
 def side_course(g: Game, side: str) -> xr.Dataset:
     """`side`'s own copy of the course (see the module): dims turn; its own variables and
     `enemy_known`, the enemy units it knew of at the start of each turn."""
-    whole = course(g)
+    states = states_by_turn(g)
+    whole = course(g, states)
     ds = whole[list(OWN)].sel(side=side, drop=True)
     ch = channel(g, side)
     known: set[str] = set()
@@ -74,7 +76,7 @@ def side_course(g: Game, side: str) -> xr.Dataset:
     ds["enemy_known"] = ("turn", np.array(counts, dtype=np.int32))
     ds["enemy_known"].attrs.update(long_name="enemy units known (seen or last seen)", units="units")
     ds["at_war"] = whole["at_war"]
-    estimate = _enemy_estimate(g, side, len(whole.turn))
+    estimate = _enemy_estimate(g, side, states)
     ds["enemy_estimate"] = (("turn", "sector"), estimate)
     own = ds["sector_strength"].values
     ds["force_ratio"] = (
@@ -88,20 +90,21 @@ def side_course(g: Game, side: str) -> xr.Dataset:
     return ds.assign_attrs({**whole.attrs, "side": side})
 
 
-def _enemy_estimate(g: Game, side: str, turns: int) -> np.ndarray[Any, Any]:
+def _enemy_estimate(g: Game, side: str, states: list[GameState]) -> np.ndarray[Any, Any]:
     """The enemy `side` knew of in each sector, (turn, sector): each unit it had identified
     by the start of the next turn, where it last saw it, a whole division of the kind its
     designation names (с.д. if it names none)."""
     front = fronts.front_of(g.scenario)
     ch = channel(g, side)
     last: dict[str, tuple[str, Cell]] = {}
+    turns = len(states)
     out = np.zeros((turns, len(front.sectors)))
     for t in range(turns):
         if t + 1 <= g.state.turn:
             for unit, (cells, seen_as) in seen_at(ch, t + 1).items():
                 if cells:
                     last[unit] = (seen_as, cells[0])
-        foes = fronts.enemies(g.state_at(min(t + 1, g.state.turn)), side)
+        foes = fronts.enemies(states[min(t, g.state.turn - 1)], side)  # at the start of t + 1
         units = [(s, _kind(u), c, 1.0) for u, (s, c) in last.items() if s in foes]
         out[t] = fronts.forces(front, units, g.rules, sorted(foes)).sum(axis=0)
     return out.round(6)
@@ -240,8 +243,8 @@ def to_csv(ds: xr.Dataset) -> str:
         if not extra:
             continue
         (dim,) = extra
-        for value in ds[dim].values:
-            flat[f"{name}_{value}"] = flat[name].isel({dim: list(ds[dim].values).index(value)})
+        for i, value in enumerate(ds[dim].values):
+            flat[f"{name}_{value}"] = flat[name].isel({dim: i})
         flat = flat.drop_vars([name])
     return str(flat.drop_dims([d for d in flat.dims if d not in ("turn", "side")]).to_dataframe()
                .to_csv())  # fmt: skip
