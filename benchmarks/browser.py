@@ -16,7 +16,7 @@ each is served by its own Voilà to a fresh headless Chromium page:
   flags of `serve_cmd.PREHEAT`); `open_s` is from the page asked for to the map showing every
   counter and the turn; at 1,000 divisions `end_turn_s` from the click on End turn («Исполнить
   ход» at level 3) to the turn label showing the next turn, the console no longer working (⏳
-  gone: the map's new counters were sent before) and the page painted;
+  gone), the map's units layer drawn with the new turn's counters and the page painted;
 - Red's page as `strategia serve --preheat` serves it (`serve_cmd.start`; with --no-preheat as
   `strategia serve`): `team_open_s`, from the page asked for to its map showing Red's counters.
 
@@ -55,7 +55,9 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 END = re.compile("Конец хода|Исполнить ход")  # level 3: every side's orders carried out
-COUNTERS = "document.querySelectorAll('path[fill-opacity=\"0.8\"]')"  # one a unit (layers.py)
+UNITS = "document.querySelector('canvas.sg-units')"  # the map's units layer (counters.js)
+COUNTERS = f"+({UNITS}?.dataset.count || 0)"  # the counters it holds
+REV = f"+({UNITS}?.dataset.rev || -1)"  # the revision of the records it last drew
 DEFAULT = ROOT / "maps" / "continental.toml"
 
 
@@ -186,7 +188,7 @@ def open_page(browser: Any, url: str, counters: int, text: str) -> tuple[Any, fl
     page = browser.new_context(viewport={"width": 1600, "height": 1000}).new_page()
     t = time.perf_counter()
     page.goto(url, timeout=180_000)
-    page.wait_for_function(f"{COUNTERS}.length >= {counters}", timeout=180_000, polling=50)
+    page.wait_for_function(f"{COUNTERS} >= {counters}", timeout=180_000, polling=50)
     page.wait_for_function(text, timeout=60_000, polling=50)
     return page, time.perf_counter() - t
 
@@ -202,17 +204,18 @@ def one_round(browser: Any, url: str, units: int, end: bool = True) -> tuple[flo
         return opened, 0.0, units
     after = f"'Ход {int(page.evaluate(TURN)) + 1},'"
     page.wait_for_timeout(2000)  # let the page settle (fit, labels) before the click
+    rev = int(page.evaluate(REV))
     t = time.perf_counter()
     page.get_by_role("button", name=END).click()
     page.wait_for_function(
         f"document.body.innerText.includes({after}) && !document.body.innerText.includes('⏳')"
-        f" && {COUNTERS}.length > 0",
+        f" && {REV} > {rev}",
         timeout=120_000,
         polling=20,
     )
     page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     ended = time.perf_counter() - t
-    drawn = int(page.evaluate(f"{COUNTERS}.length"))
+    drawn = int(page.evaluate(COUNTERS))
     page.context.close()
     return opened, ended, drawn
 

@@ -1,5 +1,6 @@
-"""What the browser tests share: Chromium and its flags, a skip where there is none, waiting for
-a server and for a text on a page, the screens `strategia serve` starts for a game."""
+"""What the browser tests share: Chromium and its flags, a skip where there is none, reading the
+map's counters, waiting for a server and for a text on a page, the screens `strategia serve`
+starts for a game."""
 
 from __future__ import annotations
 
@@ -18,6 +19,19 @@ import pytest
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+
+
+# the map's units layer (strategia/ui/widgets/counters.js): the counters it holds and draws, and
+# the counter at a point of the screen, as JavaScript expressions
+UNITS = "document.querySelector('canvas.sg-units')"
+COUNTERS = f"+({UNITS}?.dataset.count || 0)"
+DRAWN = f"+({UNITS}?.dataset.drawn || 0)"
+
+
+def counter_at(x: float, y: float) -> str:
+    """The counter drawn at (x, y) on the screen ({key, side, cells, strength, selected}), or
+    {} where there is none."""
+    return f"({UNITS}?.sgCounterAt({x}, {y}) || {{}})"
 
 
 def need_chromium() -> None:

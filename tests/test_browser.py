@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_helpers import COUNTERS, counter_at
 
 from strategia.game import trial
 from strategia.game.game import Game
@@ -169,10 +170,6 @@ def _english(text: str) -> list[str]:
     return sorted(set(LATIN.findall(text)))
 
 
-def _fills(x: float, y: float) -> str:
-    return f"document.elementsFromPoint({x}, {y}).map(e => e.getAttribute && e.getAttribute('fill')).filter(Boolean)"
-
-
 def test_the_console_in_a_browser(voila: tuple[str, dict[str, str], Path, int]) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -185,9 +182,7 @@ def test_the_console_in_a_browser(voila: tuple[str, dict[str, str], Path, int]) 
         t0 = time.perf_counter()
         page.goto(url, timeout=120_000)
         page.wait_for_selector("img.leaflet-image-layer", timeout=120_000)
-        page.wait_for_function(
-            "document.querySelectorAll('path[fill-opacity=\"0.8\"]').length > 60", timeout=60_000
-        )
+        page.wait_for_function(f"{COUNTERS} > 60", timeout=60_000)
         timing["page_to_map_s"] = round(time.perf_counter() - t0, 2)
         # the page resumes the war being played
         _has(page, f"Ход {war['turn']}, ходят синие")
@@ -282,7 +277,7 @@ def test_the_console_in_a_browser(voila: tuple[str, dict[str, str], Path, int]) 
         _has(page, "21 т.д. на 35,35")
         page.get_by_role("button", name="Отдать приказ").click()
         _has(page, "21 т.д. - 35,35")
-        page.wait_for_function(f"{_fills(tx, ty)}.includes('#c62828')", timeout=30_000)
+        page.wait_for_function(f"{counter_at(tx, ty)}.side === 'red'", timeout=30_000)
         new_games = [g for g in games.glob("continental-*.game")]
         assert len(new_games) == 1
         # reload: the second game resumes, its order kept; no kernel is left behind
@@ -292,7 +287,7 @@ def test_the_console_in_a_browser(voila: tuple[str, dict[str, str], Path, int]) 
         page.wait_for_timeout(1500)
         _whole_map(page)
         tx, ty = _cell(page, "35,35")
-        page.wait_for_function(f"{_fills(tx, ty)}.includes('#c62828')", timeout=30_000)
+        page.wait_for_function(f"{counter_at(tx, ty)}.side === 'red'", timeout=30_000)
         deadline = time.time() + 30
         while _kernels(server) > 1 and time.time() < deadline:
             time.sleep(1)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import wait_for
+from browser_helpers import COUNTERS, wait_for
 
 from strategia.cli import serve_cmd
 from strategia.game import report_render as rr
@@ -48,11 +48,9 @@ MEASURE = """() => {
   const box = map.getBoundingClientRect(), outer = map.parentElement.getBoundingClientRect();
   const img = document.querySelector('img.leaflet-image-layer').getBoundingClientRect();
   const cover = (a0, a1, b0, b1) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
-  const sides = Array.from(document.querySelectorAll('path.leaflet-interactive'))
-    .filter(e => e.getAttribute('fill-opacity') === '0.8')
-    .map(e => e.getBoundingClientRect())
-    .filter(r => r.width > 0 && r.left >= box.left && r.right <= box.right
-                 && r.top >= box.top && r.bottom <= box.bottom)
+  const sides = document.querySelector('canvas.sg-units').sgCounters()
+    .filter(r => r.width > 0 && r.left >= box.left && r.left + r.width <= box.right
+                 && r.top >= box.top && r.top + r.height <= box.bottom)
     .map(r => Math.min(r.width, r.height)).sort((a, b) => a - b);
   return {
     box: [box.left, box.top, box.width, box.height, box.bottom], container: outer.width,
@@ -155,9 +153,7 @@ def _open(chromium: Any, url: str, size: tuple[int, int]) -> Any:
     page = chromium.new_page(viewport={"width": size[0], "height": size[1]})
     page.goto(url, timeout=180_000)
     page.wait_for_selector("img.leaflet-image-layer", timeout=180_000)
-    page.wait_for_function(
-        "document.querySelectorAll('path[fill-opacity=\"0.8\"]').length > 25", timeout=90_000
-    )
+    page.wait_for_function(f"{COUNTERS} > 25", timeout=90_000)
     page.wait_for_timeout(2500)  # the box reported, the view taken again for it
     return page
 

@@ -347,11 +347,12 @@ class Game(Mediation):
         from strategia.explain.render import explanation_text
         from strategia.explain.trace import Step
 
-        undone = {int(e.data["of"]) for e in self.journal.entries if e.kind == "undo"}
+        store = self.journal
+        undone = {int(store.entry(s).data["of"]) for s in store.seqs("undo")}
         out = []
-        for e in self.journal.entries:
+        for e in map(store.entry, store.seqs("decision")):
             d = e.data
-            if e.kind != "decision" or (side is not None and d.get("side") != side):
+            if side is not None and d.get("side") != side:
                 continue
             if turn is not None and d.get("turn") != turn:
                 continue

@@ -214,10 +214,9 @@ class Mediation(Commands):
         seed; a styles file's text): the header's (`game new --computer`), as the mediator
         changed them since ("computer" entries)."""
         out = {k: dict(v) for k, v in (self.journal.header.get("computer") or {}).items()}
-        for e in self.journal.entries:
-            if e.kind != "computer":
-                continue
-            side, settings = str(e.data["side"]), e.data.get("settings")
+        for seq in self.journal.seqs("computer"):  # the store's index of kinds: no scan
+            data = self.journal.entry(seq).data
+            side, settings = str(data["side"]), data.get("settings")
             if settings is None:
                 out.pop(side, None)
             else:
@@ -249,11 +248,12 @@ class Mediation(Commands):
         if not self.simultaneous:
             return [self.side] if self.side in sides else []
         turn = self.state.turn
-        moved = {
-            str(e.data.get("side"))
-            for e in self.journal.entries
-            if e.kind == "decision" and e.data.get("turn") == turn
-        }
+        moved = set()
+        for seq in reversed(self.journal.seqs("decision")):  # the latest first, to this turn's
+            data = self.journal.entry(seq).data
+            if data.get("turn") != turn:
+                break
+            moved.add(str(data.get("side")))
         order = flow.sides_in_order(self.state, self.rules)
         return [s for s in order if s in sides and s not in moved]
 

@@ -93,10 +93,11 @@ def thinking_html(side: str | None, lang: Lang) -> str:
 
 def last_move(g: Game) -> list[tuple[int, dict[str, Any]]]:
     """The decisions of the computer's last move (its side and turn)."""
-    for e in reversed(g.journal.entries):
-        if e.kind == "decision":
-            return g.decisions(str(e.data["side"]), int(e.data["turn"]))
-    return []
+    seqs = g.journal.seqs("decision")
+    if not seqs:
+        return []
+    last = g.journal.entry(seqs[-1]).data
+    return g.decisions(str(last["side"]), int(last["turn"]))
 
 
 def moves_html(decisions: list[tuple[int, dict[str, Any]]], lang: Lang) -> str:

@@ -1,7 +1,7 @@
 """The map's counters as plain values: each counter's features (a square over its cells
 coloured by side, the arm's symbol, the number in segment digits, a bar for the strength, a
 mark on the side it faces), built once for what the counter shows; the corps' outlines; and the
-counters grouped by squares of the map for the map's units layer (`mapview.UnitsLayer`). Pure
+counters as compact records for the map's units layer (`units_layer`), with how it draws them. Pure
 functions, tested without a browser; coordinates are the grid's own (a cell's centre at its
 integer lon, lat).
 """
@@ -17,6 +17,19 @@ import numpy as np
 from strategia.core.geometry import Direction
 
 SIDE_COLOURS = {"red": "#c62828", "blue": "#1565c0", "green": "#2e7d32", "black": "#212121"}
+UNKNOWN_COLOUR = "#555555"  # a side the map has no colour for
+HALF = 0.42  # half a counter's side, in cells
+FILL_OPACITY = 0.8
+EDGE = ("#222222", 1)  # a counter's edge: colour, pixels
+CHOSEN = "#ffeb3b"  # the selected counter's edge (3 px) and facing mark
+INK = ("#ffffff", 1)  # the marks on a counter: symbol, number, formation
+SYMBOL_AT = (0.0, -0.12)  # the arm's symbol's centre, from the counter's cell
+DIGITS_AT = (-0.36, 0.1)  # the number's bottom-left corner
+BAR = (-0.36, -0.38, 0.72, 0.08)  # the strength bar: left, bottom, length at full strength, height
+FACING = (0.4, 0.5, 4)  # the facing mark from 0.4 to 0.5 of a cell towards the side faced; pixels
+SUPPORTING = (((0.1, 0.16), (0.17, 0.34), (0.24, 0.16)),)  # Λ: two regiments ahead, one behind
+FRONT_LINE = (((0.27, 0.2), (0.39, 0.2)), ((0.27, 0.3), (0.39, 0.3)))  # =: facing the front line
+CORPS_STYLE = {"color": "#000000", "weight": 1, "dashArray": "4 3", "fillOpacity": 0}
 
 
 def _collection(features: list[dict[str, Any]]) -> dict[str, Any]:
@@ -28,7 +41,7 @@ def _square(cells: list[tuple[int, int]]) -> list[list[list[float]]]:
     division stretched to 1x2, 4.6, 4.8), the band along a diagonal when its cells lie
     corner to corner (a march along a diagonal road), never the cells beside them."""
     corners = sorted(
-        {(_r(x + dx), _r(y + dy)) for x, y in cells for dx in (-0.42, 0.42) for dy in (-0.42, 0.42)}
+        {(_r(x + dx), _r(y + dy)) for x, y in cells for dx in (-HALF, HALF) for dy in (-HALF, HALF)}
     )
     if len(corners) <= 2:
         return [[list(p) for p in [*corners, corners[0]]]]
@@ -186,17 +199,17 @@ def _draw_unit(f: dict[str, Any], chosen: bool) -> list[dict[str, Any]]:
     p = dict(f["properties"])
     cells = [_xy(c) for c in p.get("cells", [])] or [_xy(f["geometry"]["coordinates"])]
     side = str(p.get("side", ""))
-    colour = SIDE_COLOURS.get(side, "#555555")
+    colour = SIDE_COLOURS.get(side, UNKNOWN_COLOUR)
     label = p.get("unit") or _kind_label(p.get("kind")) or "?"
     strengths = p.get("strengths")
     strength = sum(strengths) / len(strengths) if strengths else None
     if strength is not None:
         label = f"{label} {strength:.0%}"
     style = {
-        "color": "#ffeb3b" if chosen else "#222222",
-        "weight": 3 if chosen else 1,
+        "color": CHOSEN if chosen else EDGE[0],
+        "weight": 3 if chosen else EDGE[1],
         "fillColor": colour,
-        "fillOpacity": 0.8,
+        "fillOpacity": FILL_OPACITY,
     }
     props = {**p, "label": label, "style": style, "part": "counter"}
     features.append(
@@ -207,19 +220,20 @@ def _draw_unit(f: dict[str, Any], chosen: bool) -> list[dict[str, Any]]:
         }
     )
     x, y = cells[0]
-    ink = {"color": "#ffffff", "weight": 1}
+    ink = {"color": INK[0], "weight": INK[1]}
     marks: list[list[list[float]]] = []
     if p.get("kind"):
-        marks += _symbol(str(p["kind"]), x, y - 0.12)
+        marks += _symbol(str(p["kind"]), x + SYMBOL_AT[0], y + SYMBOL_AT[1])
     unit = str(p.get("unit") or "")
     number = unit.split(" ")[0] if unit else ""
     if number.isdigit():
         beside = p.get("formation") == "supporting" or p.get("regiments") == "front_line"
-        marks += _digits(number, x - 0.36, y + 0.1, digit_height(len(number), beside))
+        at = (x + DIGITS_AT[0], y + DIGITS_AT[1])
+        marks += _digits(number, *at, digit_height(len(number), beside))
     if p.get("formation") == "supporting":  # Λ: two regiments ahead, one behind (9.6)
-        marks += _moved((((0.1, 0.16), (0.17, 0.34), (0.24, 0.16)),), x, y)
+        marks += _moved(SUPPORTING, x, y)
     if p.get("regiments") == "front_line":  # =: the regiments face the front line (9.6)
-        marks += _moved((((0.27, 0.2), (0.39, 0.2)), ((0.27, 0.3), (0.39, 0.3))), x, y)
+        marks += _moved(FRONT_LINE, x, y)
     if marks:
         features.append(
             {
@@ -229,10 +243,11 @@ def _draw_unit(f: dict[str, Any], chosen: bool) -> list[dict[str, Any]]:
             }
         )
     if strength is not None:
-        long = 0.72 * strength
+        left, bottom, full, tall = BAR
+        long = full * strength
         bar = _moved(
-            (((-0.36, -0.38), (-0.36 + long, -0.38), (-0.36 + long, -0.3), (-0.36, -0.3),
-              (-0.36, -0.38)),), x, y,
+            (((left, bottom), (left + long, bottom), (left + long, bottom + tall),
+              (left, bottom + tall), (left, bottom)),), x, y,
         )  # fmt: skip
         features.append(
             {
@@ -244,8 +259,8 @@ def _draw_unit(f: dict[str, Any], chosen: bool) -> list[dict[str, Any]]:
     facing = p.get("facing")
     if facing:
         d = Direction.from_key(str(facing))
-        tip = [_r(x + 0.5 * d.delta[0]), _r(y + 0.5 * d.delta[1])]
-        base = [_r(x + 0.4 * d.delta[0]), _r(y + 0.4 * d.delta[1])]
+        tip = [_r(x + FACING[1] * d.delta[0]), _r(y + FACING[1] * d.delta[1])]
+        base = [_r(x + FACING[0] * d.delta[0]), _r(y + FACING[0] * d.delta[1])]
         features.append(
             {
                 "type": "Feature",
@@ -253,7 +268,7 @@ def _draw_unit(f: dict[str, Any], chosen: bool) -> list[dict[str, Any]]:
                 "properties": {
                     "part": "facing",
                     "unit": p.get("unit"),
-                    "style": {"color": "#ffeb3b" if chosen else "#111111", "weight": 4},
+                    "style": {"color": CHOSEN if chosen else "#111111", "weight": FACING[2]},
                 },
             }
         )
@@ -261,75 +276,86 @@ def _draw_unit(f: dict[str, Any], chosen: bool) -> list[dict[str, Any]]:
 
 
 BAR_STYLE = {"color": "#ffffff", "weight": 0, "fillColor": "#ffffff", "fillOpacity": 0.9}
-BUCKET = 24  # cells a side of a square of the map whose counters are sent together
+FACING_INK = "#111111"
 
 
-def unit_buckets(collection: dict[str, Any], size: int = BUCKET) -> dict[str, list[dict[str, Any]]]:
-    """`counters_geojson`'s features grouped for the map's layers: "corps" (the corps'
-    outlines), and one group a square of `size` x `size` cells (named "x,y" by its square),
-    holding the counters whose leading cell lies in it with their marks, bar and facing, in
-    the collection's order. A counter that moves or changes changes only its squares' groups."""
-    out: dict[str, list[dict[str, Any]]] = {"corps": []}
-    where = "corps"
-    for f in collection["features"]:
-        part = f["properties"].get("part")
-        if part == "corps":
-            out["corps"].append(f)
-            continue
-        if part == "counter" or where == "corps":
-            x, y = _ring_start(f)
-            where = f"{(x - 1) // size},{(y - 1) // size}"
-        out.setdefault(where, []).append(f)
-    return out
+def look() -> dict[str, Any]:
+    """How the browser's units layer (`units_layer`, counters.js) draws a counter from its
+    record (`counter_records`): the same shapes, sizes and colours as `unit_features`, sent
+    once with the layer. Lines are lists of [x, y] in cells from the counter's cell, y up; a
+    digit's strokes are in a 1 x 2 box, laid out as `_digits_at` lays them out."""
+    from strategia.rules.kinds import DivisionKind
 
+    def lines(value: tuple[tuple[tuple[float, float], ...], ...]) -> list[Any]:
+        return [[[_r(a), _r(b)] for a, b in line] for line in value]
 
-def _ring_start(f: dict[str, Any]) -> tuple[int, int]:
-    cells = f["properties"].get("cells")
-    if cells:
-        return _xy(cells[0])
-    g = f["geometry"]
-    c = g["coordinates"]
-    while isinstance(c[0], list):
-        c = c[0]
-    return round(c[0]), round(c[1])
-
-
-def bucket_collection(features: list[dict[str, Any]]) -> dict[str, Any]:
-    """One group of `unit_buckets` as the map's layer draws it: each counter a feature of its
-    own (what a click or a hover finds), then all the group's marks as one line feature, its
-    strength bars as one polygon feature and its facing marks as one line feature a style,
-    none of them answering the pointer (`interactive` false: a click goes to the counter
-    beneath). The browser then draws a path a counter and three a group, not four a counter."""
-    out: list[dict[str, Any]] = []
-    ink: list[Any] = []
-    bars: list[Any] = []
-    facing: dict[str, list[Any]] = {}
-    for f in features:
-        part = f["properties"].get("part")
-        g = f["geometry"]
-        if part == "marks":
-            ink += g["coordinates"]
-        elif part == "strength":
-            bars.append(g["coordinates"])
-        elif part == "facing":
-            facing.setdefault(f["properties"]["style"]["color"], []).append(g["coordinates"])
-        else:
-            out.append(f)
-    if ink:
-        out.append(_merged("MultiLineString", ink, "marks", {"color": "#ffffff", "weight": 1}))
-    if bars:
-        out.append(_merged("MultiPolygon", bars, "strength", BAR_STYLE))
-    for colour, lines in facing.items():
-        out.append(_merged("MultiLineString", lines, "facing", {"color": colour, "weight": 4}))
-    return _collection(out)
-
-
-def _merged(kind: str, coordinates: list[Any], part: str, style: dict[str, Any]) -> dict[str, Any]:
+    kinds = sorted({k.key for k in DivisionKind} | {"fortress"})
     return {
-        "type": "Feature",
-        "geometry": {"type": kind, "coordinates": coordinates},
-        "properties": {"part": part, "style": {**style, "interactive": False}},
-    }
+        "half": HALF, "colours": SIDE_COLOURS, "unknown": UNKNOWN_COLOUR,
+        "fill_opacity": FILL_OPACITY, "edge": list(EDGE), "chosen": CHOSEN, "ink": list(INK),
+        "symbols": {k: lines(_symbol_at(k)) for k in kinds}, "symbol_at": list(SYMBOL_AT),
+        "digits": {d: lines(_digits_at(d, 2.0)) for d in _DIGITS}, "digits_at": list(DIGITS_AT),
+        "digit_advance": 1.5, "supporting": lines(SUPPORTING), "front_line": lines(FRONT_LINE),
+        "bar": list(BAR), "bar_fill": [BAR_STYLE["fillColor"], BAR_STYLE["fillOpacity"]],
+        "facing": list(FACING), "facing_ink": FACING_INK,
+        "corps": [CORPS_STYLE["color"], CORPS_STYLE["weight"], [4, 3]],
+    }  # fmt: skip
+
+
+MARK_SUPPORTING, MARK_FRONT_LINE = 1, 2  # a record's `m`: the formation's marks drawn
+
+
+def counter_records(
+    collection: dict[str, Any],
+) -> tuple[list[dict[str, Any]], list[list[float]], dict[str, dict[str, Any]]]:
+    """`counters_geojson`'s counters as the browser's units layer draws them: one compact
+    record a counter, in the collection's order — `k` its key (the unit's name; "?x,y#n" for
+    troops seen without one), `c` its cells as [x0, y0, x1, y1, ...] (the first where its marks
+    stand), `r` its outline when it covers more than one cell, `s` the side, `t` the kind, `n`
+    the number and `h` its digits' height, `m` the formation's marks (`MARK_SUPPORTING`,
+    `MARK_FRONT_LINE`), `q` the strength (None: unknown), `d` the facing as [dx, dy] (None),
+    `sel` 1 when selected. Then the corps' outlines as [x0, y0, x1, y1], and each key's
+    counter feature (what a click or a hover on it reports)."""
+    records: list[dict[str, Any]] = []
+    corps: list[list[float]] = []
+    features: dict[str, dict[str, Any]] = {}
+    nameless = 0
+    for f in collection["features"]:
+        p = f["properties"]
+        part = p.get("part")
+        if part == "corps":
+            ring = f["geometry"]["coordinates"][0]
+            corps.append([ring[0][0], ring[0][1], ring[2][0], ring[2][1]])
+            continue
+        if part != "counter":
+            continue
+        cells = [_xy(c) for c in p.get("cells", [])] or [_xy(f["geometry"]["coordinates"])]
+        unit = str(p.get("unit") or "")
+        if unit:
+            key = unit
+        else:
+            key = f"?{cells[0][0]},{cells[0][1]}#{nameless}"
+            nameless += 1
+        number = unit.split(" ")[0] if unit else ""
+        number = number if number.isdigit() else ""
+        beside = p.get("formation") == "supporting" or p.get("regiments") == "front_line"
+        strengths = p.get("strengths")
+        facing = p.get("facing")
+        record: dict[str, Any] = {
+            "k": key, "c": [v for cell in cells for v in cell], "s": str(p.get("side", "")),
+            "t": str(p.get("kind") or ""), "n": number,
+            "h": _r(digit_height(len(number), beside)) if number else 0,
+            "m": (MARK_SUPPORTING if p.get("formation") == "supporting" else 0)
+            | (MARK_FRONT_LINE if p.get("regiments") == "front_line" else 0),
+            "q": _r(sum(strengths) / len(strengths)) if strengths else None,
+            "d": list(Direction.from_key(str(facing)).delta) if facing else None,
+            "sel": int(p.get("style", {}).get("color") == CHOSEN),
+        }  # fmt: skip
+        if len(cells) > 1:
+            record["r"] = f["geometry"]["coordinates"][0]
+        records.append(record)
+        features[key] = f
+    return records, corps, features
 
 
 def _xy(value: object) -> tuple[int, int]:
@@ -356,7 +382,7 @@ def corps_outlines(view_geojson: dict[str, Any]) -> list[dict[str, Any]]:
             members.setdefault(str(corps), []).extend(
                 _xy(c) for c in f["properties"].get("cells", [])
             )
-    style = {"color": "#000000", "weight": 1, "dashArray": "4 3", "fillOpacity": 0}
+    style = CORPS_STYLE
     out = []
     for corps, cells in members.items():
         x0, x1 = min(x for x, _ in cells) - 0.5, max(x for x, _ in cells) + 0.5

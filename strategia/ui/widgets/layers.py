@@ -21,20 +21,19 @@ from strategia.theatre import terrain
 from strategia.theatre.terrain import DELTAS, Relief
 from strategia.ui.widgets.counters import (  # the counters' drawing, kept under these names
     BAR_STYLE,
-    BUCKET,
     SIDE_COLOURS,
-    bucket_collection,
     corps_outlines,
+    counter_records,
     counters_geojson,
     digit_height,
-    unit_buckets,
+    look,
     unit_features,
 )
 from strategia.ui.widgets.relief import shade
 
 __all__ = [
-    "BAR_STYLE", "BUCKET", "SIDE_COLOURS", "bucket_collection", "corps_outlines",
-    "counters_geojson", "digit_height", "unit_buckets", "unit_features",
+    "BAR_STYLE", "SIDE_COLOURS", "corps_outlines", "counter_records", "counters_geojson",
+    "digit_height", "look", "unit_features",
 ]  # fmt: skip
 
 RELIEF_RGB = {

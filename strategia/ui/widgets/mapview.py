@@ -22,6 +22,7 @@ import xarray as xr
 from strategia.core.i18n import Lang, Text
 from strategia.theatre import terrain
 from strategia.ui.widgets import layers, marks
+from strategia.ui.widgets.units_layer import UnitsLayer
 
 Click = Callable[[float, float, dict[str, Any] | None], None]
 Hover = Callable[[float, float, dict[str, Any] | None], None]
@@ -79,8 +80,8 @@ def beside(map_: w.Widget, panel: w.Widget, **panel_layout: str) -> w.HBox:
 
 class MapView:
     """The map widget with its layers: terrain, borders, rivers, routes, places and their names,
-    grid numbers, reach, fights, units (`UnitsLayer`: a GeoJSON layer a square of the map) and
-    a readout."""
+    grid numbers, reach, fights, units (`UnitsLayer`: every counter on one canvas, drawn by
+    the browser from a compact record each) and a readout."""
 
     def __init__(
         self,
@@ -149,6 +150,9 @@ class MapView:
             self.map.add(layer)
         self.readout = w.HTML(LABEL_CSS)
         self.map.add(L.LayersControl(position="topright"))
+        # the units layer's drawing in the browser lives in a control of the map (no size)
+        self.map.add(L.WidgetControl(widget=self.units.widget, position="bottomright",
+                                     transparent_bg=True))  # fmt: skip
         self.map.add(L.WidgetControl(widget=self.readout, position="topright", transparent_bg=True))
         # a banner over the map (the start of the war): on the screen without moving the layout
         self.banner = w.HTML(layout=w.Layout(max_width="560px"))
@@ -289,8 +293,8 @@ class MapView:
         self.names.url = self._names_url()
 
     def show_units(self, collection: dict[str, Any]) -> None:
-        """The counters of `collection` (`layers.counters_geojson`): only the squares of the map
-        whose counters changed are sent again (`UnitsLayer`)."""
+        """The counters of `collection` (`layers.counters_geojson`): only the counters that
+        changed are sent again (`UnitsLayer`)."""
         self.units.show(collection)
         self.units_built += 1
 
@@ -316,79 +320,6 @@ class MapView:
         box = self.box()
         self.map.zoom = zoom
         self.map.center = (y, x) if box is None else within(self.size, box, zoom, x, y)
-
-
-class PlainGeoJSON(L.GeoJSON):  # type: ignore[misc]
-    """A GeoJSON layer whose data holds no binary buffers (only numbers and text), so its
-    state is sent as it is: ipywidgets would otherwise walk every coordinate list looking for
-    buffers to split off, a third of a redraw's time at 1,000 counters. The message is the
-    one `Widget.send_state` sends."""
-
-    def send_state(self, key: Any = None) -> None:
-        state = self.get_state(key=key)
-        if len(state) > 0:
-            if self._property_lock:  # kept up to date with the front end, as ipywidgets does
-                for name, value in state.items():
-                    if name in self._property_lock:
-                        self._property_lock[name] = value
-            self._send({"method": "update", "state": state, "buffer_paths": []}, buffers=[])
-
-
-class UnitsLayer:
-    """The map's counters as one layer group of GeoJSON layers, one a square of the map
-    (`layers.unit_buckets`, `layers.bucket_collection`) and one for the corps' outlines: a
-    redraw sends again only the squares whose counters changed, and each square's marks, bars
-    and facing marks go as three features, not three a counter. `data` is the whole collection
-    last shown (what `layers.counters_geojson` made); clicks and hovers on a counter go to the
-    callbacks given, with the counter's feature, as on one GeoJSON layer."""
-
-    def __init__(self, name: str = "", size: int = layers.BUCKET) -> None:
-        self.size = size
-        self.layer = L.LayerGroup(layers=[], name=name)
-        self.data: dict[str, Any] = marks.collection([])
-        self.parts: dict[str, PlainGeoJSON] = {}
-        self._shown: dict[str, list[dict[str, Any]]] = {}
-        self._click: list[Callable[..., None]] = []
-        self._hover: list[Callable[..., None]] = []
-        self.sent = 0  # squares sent, all told (tests and benchmarks read it)
-
-    def on_click(self, callback: Callable[..., None]) -> None:
-        self._click.append(callback)
-        for part in self.parts.values():
-            part.on_click(callback)
-
-    def on_hover(self, callback: Callable[..., None]) -> None:
-        self._hover.append(callback)
-        for part in self.parts.values():
-            part.on_hover(callback)
-
-    def show(self, collection: dict[str, Any]) -> None:
-        self.data = collection
-        groups = layers.unit_buckets(collection, self.size)
-        for key in self._shown.keys() - groups.keys():
-            groups[key] = []
-        for key, features in groups.items():
-            old = self._shown.get(key)
-            if (
-                old is not None
-                and len(old) == len(features)
-                and all(a is b or a == b for a, b in zip(old, features, strict=True))
-            ):
-                continue  # the same feature objects (`layers.unit_features` kept them)
-            self._part(key).data = layers.bucket_collection(features)
-            self._shown[key] = features
-            self.sent += 1
-
-    def _part(self, key: str) -> PlainGeoJSON:
-        part = self.parts.get(key)
-        if part is None:
-            part = self.parts[key] = PlainGeoJSON(data=marks.collection([]))
-            for callback in self._click:
-                part.on_click(callback)
-            for callback in self._hover:
-                part.on_hover(callback)
-            self.layer.add(part)
-        return part
 
 
 def _quarters_up(zoom: float) -> float:
