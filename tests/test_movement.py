@@ -10,7 +10,7 @@ import pytest
 
 from strategia.core.geometry import Cell, Direction
 from strategia.engine.apply import advance, apply
-from strategia.engine.movement import reach, reach_all
+from strategia.engine.movement import prepare, reach, reach_all, unit_costs
 from strategia.engine.result import OrderError, Result
 from strategia.engine.state import GameState, initial_state
 from strategia.explain.trace import Step
@@ -141,6 +141,23 @@ def test_reach_is_an_xarray_mask_and_has_paths() -> None:
     )
     assert r.path_to(Cell(5, 3)) == [Cell(2, 3), Cell(3, 3), Cell(4, 3), Cell(5, 3)]
     assert not mask.sel(lon=2, lat=5).item()  # 90° off the facing
+
+
+def test_prepare_makes_each_kinds_costs_ahead_and_changes_nothing() -> None:
+    """Two tank divisions and a rifle division: two kinds prepared; afterwards a unit's step
+    costs are the very arrays kept by `prepare` (nothing computed again), the state is the
+    same and its reach the same as without."""
+    b = ScenarioBuilder.blank(14, 5).state("R", "Красные", "red", lon=(1, 12))
+    for text in ("5 т.д. - 2,3 фронтом на восток", "6 т.д. - 2,1", "7 с.д. - 2,5"):
+        b = b.place("R", text)
+    state = initial_state(b.build(), 2)
+    before = reach(state, UnitRef.parse("6 т.д."), R[2]).cells()
+    units = dict(state.units)
+    assert prepare(state, R[2]) == 2
+    kept = unit_costs(state, state.unit(UnitRef.parse("5 т.д.")), R[2])
+    assert unit_costs(state, state.unit(UnitRef.parse("6 т.д.")), R[2]) is kept
+    assert dict(state.units) == units
+    assert reach(state, UnitRef.parse("6 т.д."), R[2]).cells() == before
 
 
 def test_forward_sector_of_30_degrees() -> None:

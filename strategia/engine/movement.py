@@ -141,6 +141,18 @@ def reach(state: GameState, ref: UnitRef, rules: RuleSet, mode: str = "forward")
     )[0]
 
 
+def prepare(state: GameState, rules: RuleSet) -> int:
+    """Make ahead what moving the units will search on (each kind's step costs on this theatre
+    and the searches' padded copy of them, both kept), so that the first orders and the first
+    End turn of a session cost what later ones do; the number of kinds prepared. Changes
+    nothing."""
+    first: dict[tuple[str, bool], UnitRef] = {}
+    for u in state.units.values():
+        first.setdefault((u.division.kind.key, u.road_dropped), u.ref)
+    reach_all(state, rules, list(first.values()))
+    return len(first)
+
+
 def reach_all(
     state: GameState, rules: RuleSet, refs: list[UnitRef] | None = None, mode: str = "forward"
 ) -> dict[UnitRef, Reach]:

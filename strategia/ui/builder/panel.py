@@ -189,7 +189,7 @@ class BuilderPanel:
         self.mapview.redraw_theatre(ds, 3)
         try:
             view = mediator_view(initial_state(self.b.scenario, self.b.scenario.settings.level))
-            self.mapview.show_units(layers.counters_geojson(to_geojson(view)))
+            self.mapview.show_units(layers.counters_geojson(to_geojson(view), marks=False))
         except (StrategiaError, KeyError):
             self.mapview.show_units(layers.cells_geojson([]))
 

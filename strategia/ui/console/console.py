@@ -19,7 +19,7 @@ import ipywidgets as w
 from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text, check_lang
-from strategia.engine.movement import reach
+from strategia.engine.movement import prepare, reach
 from strategia.engine.result import Result
 from strategia.engine.state import GameState
 from strategia.game import report_render as rr
@@ -209,6 +209,7 @@ class Console(ComputerSides):
         ]
         self.refresh()
         self.mapview.start_at([(u.cell.lon, u.cell.lat) for u in game.state.units.values()])
+        prepare(game.state, game.rules)  # the first End turn as fast as the next
 
     # --- what the viewer sees ---------------------------------------------------------------
 
@@ -238,10 +239,10 @@ class Console(ComputerSides):
         return view_for(self.shown, self.viewer, self.game.rules, intel)
 
     def units_geojson(self) -> dict[str, Any]:
-        """Exactly what the map's unit layer is sent (from the viewer's view)."""
+        """What the map's units layer is given: the counters of the viewer's view."""
         self._features = to_geojson(self.view())
         return layers.counters_geojson(
-            self._features, str(self.selected) if self.selected else None
+            self._features, str(self.selected) if self.selected else None, marks=False
         )
 
     def last_known_geojson(self) -> dict[str, Any]:
@@ -512,8 +513,7 @@ class Console(ComputerSides):
             self.message.value = _e(told)
 
     def breakdown_html(self, result: Result) -> str:
-        """An order's outcome, and for the mediator what was cut and the full breakdown (a
-        battle's as its report)."""
+        """An order's outcome; for the mediator, what was cut and the breakdown (a report)."""
         return breakdown_html(result, self.viewer, self.lang, self.game.state.turn)
 
 

@@ -172,10 +172,11 @@ class TeamScreen:
         return self.channel.view()
 
     def units_geojson(self) -> dict[str, Any]:
-        """Exactly what the map's unit layer is sent: the side's view."""
+        """What the map's units layer is given: the counters of the side's view (it sends
+        each counter's record, `layers.counter_records`)."""
         self._features = to_geojson(self.view())
         return layers.counters_geojson(
-            self._features, str(self.selected) if self.selected else None
+            self._features, str(self.selected) if self.selected else None, marks=False
         )
 
     def refresh(self) -> None:

@@ -161,16 +161,20 @@ def _symbol(kind: str, x: float, y: float) -> list[list[list[float]]]:
     return _moved(_symbol_at(kind), x, y)
 
 
-def counters_geojson(view_geojson: dict[str, Any], selected: str | None = None) -> dict[str, Any]:
+def counters_geojson(
+    view_geojson: dict[str, Any], selected: str | None = None, marks: bool = True
+) -> dict[str, Any]:
     """A view's counters (from `views.to_geojson`) for the map, all in one collection: a square
     over the counter's cells coloured by side, the arm's symbol, the number in segment digits, a
     bar for the strength, a mark on the side it faces. Only what the view knows is drawn.
+    `marks=False`: the counters' squares and the corps' outlines only (the map's units layer
+    draws the rest from each counter's record, `counter_records`).
 
     Each counter's features are built once for what it shows (`unit_features`, kept while the
     counter stays the same), so a redraw costs only the counters that changed."""
     features: list[dict[str, Any]] = corps_outlines(view_geojson)
     for f in view_geojson["features"]:
-        features += unit_features(f, selected)
+        features += unit_features(f, selected, marks)
     return _collection(features)
 
 
@@ -178,23 +182,25 @@ _DRAWN: dict[str, list[dict[str, Any]]] = {}  # a counter's record -> its featur
 _DRAWN_MAX = 60_000
 
 
-def unit_features(feature: dict[str, Any], selected: str | None = None) -> list[dict[str, Any]]:
-    """One counter's features (counter, marks, strength, facing) from its `views.to_geojson`
-    feature; the same objects again while the counter, and whether it is selected, stay the
-    same (they must not be changed by the caller)."""
+def unit_features(
+    feature: dict[str, Any], selected: str | None = None, marks: bool = True
+) -> list[dict[str, Any]]:
+    """One counter's features (counter, marks, strength, facing; the counter alone without
+    `marks`) from its `views.to_geojson` feature; the same objects again while the counter,
+    and whether it is selected, stay the same (they must not be changed by the caller)."""
     p = feature["properties"]
     chosen = selected is not None and p.get("unit") == selected
-    key = json.dumps([p, feature["geometry"]["coordinates"], chosen], sort_keys=True,
+    key = json.dumps([p, feature["geometry"]["coordinates"], chosen, marks], sort_keys=True,
                      ensure_ascii=False)  # fmt: skip
     drawn = _DRAWN.get(key)
     if drawn is None:
         if len(_DRAWN) >= _DRAWN_MAX:
             _DRAWN.clear()
-        drawn = _DRAWN[key] = _draw_unit(feature, chosen)
+        drawn = _DRAWN[key] = _draw_unit(feature, chosen, marks)
     return drawn
 
 
-def _draw_unit(f: dict[str, Any], chosen: bool) -> list[dict[str, Any]]:
+def _draw_unit(f: dict[str, Any], chosen: bool, with_marks: bool = True) -> list[dict[str, Any]]:
     features: list[dict[str, Any]] = []
     p = dict(f["properties"])
     cells = [_xy(c) for c in p.get("cells", [])] or [_xy(f["geometry"]["coordinates"])]
@@ -219,6 +225,8 @@ def _draw_unit(f: dict[str, Any], chosen: bool) -> list[dict[str, Any]]:
             "properties": props,
         }
     )
+    if not with_marks:
+        return features
     x, y = cells[0]
     ink = {"color": INK[0], "weight": INK[1]}
     marks: list[list[list[float]]] = []
