@@ -37,6 +37,7 @@ from turn import baseline
 
 from strategia.core.geometry import Cell
 from strategia.engine.apply import apply
+from strategia.engine.forces import stationary
 from strategia.engine.movement import reach_all
 from strategia.engine.state import GameState, initial_state
 from strategia.game.views import mediator_view, to_geojson
@@ -107,12 +108,13 @@ def measure(
     return Timing(tuple(runs))
 
 
-def move_orders(state: GameState, side: str) -> list[Move]:
-    """One forward move per unit of `side`, to the cell AHEAD cells ahead in its facing."""
+def move_orders(state: GameState, side: str, rules: RuleSet) -> list[Move]:
+    """One forward move per unit of `side` that may move (not a fortress's garrison, 3.6), to
+    the cell AHEAD cells ahead in its facing."""
     w, h = state.width, state.height
     orders = []
     for u in sorted(state.units.values(), key=lambda u: u.ref.number):
-        if state.scenario.state(u.owner).side != side:
+        if state.scenario.state(u.owner).side != side or stationary(u.ref, rules):
             continue
         to = u.cell.step(u.facing, AHEAD)
         to = Cell(min(max(to.lon, 1), w), min(max(to.lat, 1), h))
@@ -139,8 +141,11 @@ def terrain_layers(scenario: Scenario, level: int) -> None:
 
 
 def units_layer(state: GameState) -> None:
-    """What the console sends the map when the units change: the mediator's view as GeoJSON."""
-    json.dumps(layers.counters_geojson(to_geojson(mediator_view(state))), ensure_ascii=False)
+    """What the console sends a page's map of the units: the mediator's view as the units
+    layer's records, every counter (as a page that opens gets them; later only the changes)."""
+    shown = layers.counters_geojson(to_geojson(mediator_view(state)), marks=False)
+    records, corps, _ = layers.counter_records(shown)
+    json.dumps({"type": "all", "units": records, "corps": corps}, ensure_ascii=False)
 
 
 def progress(text: str) -> None:
@@ -168,7 +173,7 @@ def run_case(
     case.timings["reach_all (every unit)"] = measure(
         lambda: reach_all(state, rules), repeats, budget
     )
-    orders = move_orders(state, "red")
+    orders = move_orders(state, "red", rules)
     case.orders = len(orders)
     progress(f"{name}: {case.orders} move orders of the Red side, applied in sequence")
     last: dict[str, GameState] = {}
@@ -184,7 +189,7 @@ def run_case(
     case.timings["map: terrain layers"] = measure(
         lambda: terrain_layers(scenario, rules.level), repeats, budget
     )
-    case.timings["map: units layer (view + GeoJSON)"] = measure(
+    case.timings["map: units layer (view + records)"] = measure(
         lambda: units_layer(state), repeats, budget
     )
     after = last["after"]

@@ -40,6 +40,20 @@ def test_a_quick_benchmark(script: str, figures: tuple[str, ...]) -> None:
     assert all(out[f] > 0 for f in figures), out
 
 
+def test_the_engine_and_map_benchmark_quick_times_every_case_beside_its_baseline() -> None:
+    """run.py, the first of `make bench`: the default scenario and a generated one, each
+    timing with its ratio to the same case's bare baseline; the red side's moves all given
+    (a fortress's garrison, which never moves (3.6), is given none)."""
+    out = _quick("run.py")
+    assert [c["name"] for c in out["cases"]][0] == "continental" and len(out["cases"]) == 2
+    for case in out["cases"]:
+        timings = case["timings"]
+        assert timings["baseline (turn.py's)"]["ratio"] == 1.0
+        assert {"red moves (apply each)", "map: units layer (view + records)"} <= set(timings)
+        assert all(t["median_ms"] > 0 and t["ratio"] > 0 for t in timings.values()), timings
+        assert case["moved"] > 0 and case["orders"] > 0
+
+
 def test_the_game_open_benchmark_quick_opens_two_lengths_and_measures_memory() -> None:
     out = _quick("game_open.py")
     assert all(out[f] > 0 for f in ("baseline_s", "open_ratio", "new_ratio")), out

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import COUNTERS, counter_at
+from browser_helpers import COUNTERS, DRAWN, UNITS, counter_at
 
 from strategia.game import trial
 from strategia.game.game import Game
@@ -189,6 +189,14 @@ def test_the_console_in_a_browser(voila: tuple[str, dict[str, str], Path, int]) 
         _has(page, "Началась война (9.1)")  # the start of the war, a banner over the map
         page.wait_for_timeout(1500)
         _whole_map(page)
+        # the units layer goes off and on with its box in the layers control
+        page.locator(".leaflet-control-layers").hover()
+        units = page.locator(".leaflet-control-layers label", has_text="войска")
+        units.click()
+        page.wait_for_function(f"!{UNITS}", timeout=10_000)
+        units.click()
+        page.wait_for_function(f"{COUNTERS} > 60 && {DRAWN} > 60", timeout=10_000)
+        page.mouse.move(5, 5)
         # a battle with clicks and the form: select, target, the order «удар», give it
         x, y = _cell(page, war["at"])
         page.mouse.click(x, y)
