@@ -5,6 +5,7 @@ kills, full disks and damaged files) are benchmarks/crash_trials.py; its quick r
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -165,6 +166,10 @@ def test_one_damaged_copy_of_the_header_is_a_warning_and_replay_lists_it(
     assert g.state == Game.open(played).state
     assert main(["game", "show", str(path), "--lang", "en"]) == 0
     assert "warning" in capsys.readouterr().err
+    assert main(["game", "show", str(path), "--lang", "ru"]) == 0
+    assert (
+        "заголовок (первый): контрольная сумма не сходится: повреждено" in capsys.readouterr().err
+    )
     assert main(["game", "replay", str(path), "--lang", "en"]) == 2
     assert "the header (first): checksum mismatch" in capsys.readouterr().out
     assert main(["game", "replay", str(path), "--recover"]) == 2  # reports what it repaired
@@ -203,6 +208,68 @@ def test_what_is_not_a_game_file_is_refused_clearly(tmp_path: Path) -> None:
         Game.open(tmp_path / "short.game")
     with pytest.raises(StrategiaError, match="no such game file"):
         Game.open(tmp_path / "none.game")
+
+
+LATIN = re.compile(r"[A-Za-z]{2,}")
+
+
+def _english_in(text: str, path: Path) -> list[str]:
+    """Latin words in a Russian message, leaving out the path, SQLite's own words (quoted «»)
+    and commands (in backquotes)."""
+    text = re.sub(r"«[^»]*»|`[^`]*`", " ", text.replace(str(path), " "))
+    return sorted(set(LATIN.findall(text)) - {"SQLite"})
+
+
+def test_the_store_says_its_problems_in_russian(played: Path, tmp_path: Path) -> None:
+    """Every damage the tests above make, told in Russian: the places (bytes, pages, entries,
+    the header) and the findings in Russian words, SQLite's own quoted as it said them."""
+    said: list[tuple[str, Path]] = []
+    flipped = _copy(played, tmp_path / "entry.game")
+    _flip(flipped, _offset(flipped, b'"order":"', 20) + 10)
+    with pytest.raises(StoreError) as info:
+        Game.open(flipped, verify=True)
+    said.append((info.value.say("ru"), flipped))
+    assert re.search(r"запись \d+: контрольная сумма не сходится: запись повреждена",
+                     said[-1][0]), said[-1][0]  # fmt: skip
+    for n, cut in enumerate((0.3, 0.6, 0.9)):
+        short = _copy(played, tmp_path / f"cut{n}.game")
+        short.write_bytes(short.read_bytes()[: int(short.stat().st_size * cut)])
+        with pytest.raises(StoreError) as info:
+            Game.open(short)
+        said.append((info.value.say("ru"), short))
+    header = _copy(played, tmp_path / "header.game")
+    _flip(header, 16)
+    with pytest.raises(StoreError) as info:
+        Game.open(header)
+    said.append((info.value.say("ru"), header))
+    assert "байты 16-16 (заголовок файла)" in said[-1][0]
+    (tmp_path / "short.game").write_bytes(b"SQLite")
+    with pytest.raises(StoreError) as info:
+        Game.open(tmp_path / "short.game")
+    said.append((info.value.say("ru"), tmp_path / "short.game"))
+    assert "слишком короткий для файла игры" in said[-1][0]
+    for text, path in said:
+        assert "файл игры поврежден" in text
+        assert not _english_in(text, path), text
+
+
+def test_a_store_problem_without_its_russian_gets_it_by_pattern() -> None:
+    from strategia.core.errors import Problem
+    from strategia.game.store_words import found_ru, place_ru, russian
+
+    assert place_ru("g.game: table entries (pages from 4)", "g.game") == (
+        "g.game: таблица entries (страницы с 4)"
+    )
+    assert place_ru("g.game: the header (copy)", "g.game") == "g.game: заголовок (копия)"
+    assert found_ru("missing (the next entry in the file is 12)") == (
+        "отсутствует (следующая запись в файле — 12)"
+    )
+    assert found_ru("reading entries 3 to 9: database disk image is malformed") == (
+        "чтение записей 3-9: SQLite: «database disk image is malformed»"
+    )
+    p = russian(Problem("g.game: entry 7", "checksum mismatch: damaged"), "g.game")
+    assert p.say("ru") == "g.game: запись 7: контрольная сумма не сходится: повреждено"
+    assert p.say("en") == "g.game: entry 7: checksum mismatch: damaged"
 
 
 # --- the text form ------------------------------------------------------------------------------

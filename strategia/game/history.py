@@ -466,4 +466,6 @@ def game_rules(sc: Scenario, level: int, houses: list[str], source: str) -> Rule
 
 
 def _problem(store: GameStore, seq: int, e: Exception) -> Problem:
-    return Problem(f"{store.path}: snapshot after entry {seq}", str(e).split("\n")[-1].strip())
+    ru = e.ru if isinstance(e, StrategiaError) and e.ru else ""
+    return Problem(f"{store.path}: snapshot after entry {seq}", str(e).split("\n")[-1].strip(),
+                   ru=ru.split("\n")[-1].strip())  # fmt: skip

@@ -21,6 +21,7 @@ from typing import Any, Self
 from strategia.core.errors import Problem, StrategiaError, os_error_ru
 from strategia.core.i18n import Lang
 from strategia.game.file_access import connect_tracked, file_bytes
+from strategia.game.store_words import russian
 
 FORMAT = "strategia-game/2"  # the header's "format" in a store (a text journal: -journal/1)
 APPLICATION_ID = 0x53545247  # "STRG", in the SQLite file's header
@@ -49,9 +50,10 @@ class StoreError(StrategiaError):
 
     def __init__(self, path: str | Path, problems: list[Problem], good: int | None = None) -> None:
         self.path = str(path)
-        self.problems = problems
+        self.problems = problems = [russian(p, str(path)) for p in problems]
         self.good = good
         lines = "\n".join(f"  {p}" for p in problems)
+        lines_ru = "\n".join(f"  {p.say('ru')}" for p in problems)
         after = (
             f" after entry {good} (`strategia game replay --recover` keeps the {good} good "
             "entries and sets the file aside)"
@@ -68,7 +70,7 @@ class StoreError(StrategiaError):
         )
         super().__init__(
             f"{path}: the game file is damaged{after}\n{lines}",
-            ru=f"{path}: файл игры поврежден{after_ru}\n{lines}",
+            ru=f"{path}: файл игры поврежден{after_ru}\n{lines_ru}",
         )
 
 
