@@ -318,16 +318,25 @@ _RU: list[tuple[str, str | None]] = [
 _ECHELONS = {"division": "дивизия", "corps": "корпус", "regiment": "полк"}
 
 
+def by_pattern(
+    table: Iterable[tuple[str, str | None]], text: str
+) -> tuple[str | None, re.Match[str]] | None:
+    """The first of `table`'s (pattern, words) whose pattern matches the whole of `text`: its
+    words with the groups put in (None where its words are None), and the match."""
+    for pattern, ru in table:
+        m = re.fullmatch(pattern, text, re.DOTALL)
+        if m is not None:
+            return (m.expand(ru) if ru is not None else None), m
+    return None
+
+
 def russian(text: str) -> str:
     """A notation error's problem or expectation in Russian, as far as it is known."""
-    for pattern, ru in _RU:
-        m = re.fullmatch(pattern, text, re.DOTALL)
-        if m is None:
-            continue
-        if ru is not None:
-            return m.expand(ru)
-        return _worded(pattern, m, text)
-    return text
+    found = by_pattern(_RU, text)
+    if found is None:
+        return text
+    words, m = found
+    return words if words is not None else _worded(m.re.pattern, m, text)
 
 
 def _worded(pattern: str, m: re.Match[str], text: str) -> str:

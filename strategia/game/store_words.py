@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from strategia.core.errors import Problem
+from strategia.core.errors import Problem, by_pattern
 
 _PLACES: tuple[tuple[str, str], ...] = (
     (r"bytes (\d+)-(\d+) \(the file's header\)", r"байты \1-\2 (заголовок файла)"),
@@ -89,8 +89,6 @@ _DOING: tuple[tuple[str, str], ...] = (
 )
 
 _COMPILED_PLACES = [(re.compile(a), b) for a, b in _PLACES]
-_COMPILED_FOUND = [(re.compile(f"^{a}$"), b) for a, b in _FOUND]
-_COMPILED_DOING = [(re.compile(f"^{a}$"), b) for a, b in _DOING]
 
 
 def place_ru(where: str, path: str = "") -> str:
@@ -105,14 +103,13 @@ def place_ru(where: str, path: str = "") -> str:
 
 def found_ru(message: str) -> str:
     """What a check found, in Russian; «SQLite: ...» for SQLite's own words."""
-    for pattern, words in _COMPILED_FOUND:
-        if pattern.match(message):
-            return pattern.sub(words, message)
+    found = by_pattern(_FOUND, message)
+    if found is not None and found[0] is not None:
+        return found[0]
     doing, sep, said = message.partition(": ")
-    for pattern, words in _COMPILED_DOING:
-        if pattern.match(doing):
-            told = pattern.sub(words, doing)
-            return f"{told}: {found_ru(said)}" if sep else told
+    told = by_pattern(_DOING, doing)
+    if told is not None and told[0] is not None:
+        return f"{told[0]}: {found_ru(said)}" if sep else told[0]
     return f"SQLite: «{message}»"
 
 
