@@ -255,7 +255,7 @@ def test_the_store_says_its_problems_in_russian(played: Path, tmp_path: Path) ->
 
 def test_a_store_problem_without_its_russian_gets_it_by_pattern() -> None:
     from strategia.core.errors import Problem
-    from strategia.game.store_words import found_ru, place_ru, russian
+    from strategia.game.store_words import found_ru, place_ru, with_russian
 
     assert place_ru("g.game: table entries (pages from 4)", "g.game") == (
         "g.game: таблица entries (страницы с 4)"
@@ -267,7 +267,7 @@ def test_a_store_problem_without_its_russian_gets_it_by_pattern() -> None:
     assert found_ru("reading entries 3 to 9: database disk image is malformed") == (
         "чтение записей 3-9: SQLite: «database disk image is malformed»"
     )
-    p = russian(Problem("g.game: entry 7", "checksum mismatch: damaged"), "g.game")
+    p = with_russian(Problem("g.game: entry 7", "checksum mismatch: damaged"), "g.game")
     assert p.say("ru") == "g.game: запись 7: контрольная сумма не сходится: повреждено"
     assert p.say("en") == "g.game: entry 7: checksum mismatch: damaged"
 

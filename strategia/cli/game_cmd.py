@@ -19,7 +19,7 @@ from strategia.game.debrief import debrief
 from strategia.game.debrief_render import debrief_text
 from strategia.game.game import NOTHING, Game, GameError
 from strategia.game.order_words import question_in
-from strategia.game.store_words import russian
+from strategia.game.store_words import with_russian
 from strategia.rules.kinds import side_name
 from strategia.theatre.ascii_map import render
 
@@ -169,7 +169,9 @@ def _warnings(g: Game, lang: Lang) -> list[str]:
         "the game is whole; `strategia game replay` checks it",
         "игра цела; `strategia game replay` проверит ее",
     )(lang)
-    return [f"{russian(p, str(g.journal.path)).say(lang)} ({whole})" for p in g.journal.problems]
+    return [
+        f"{with_russian(p, str(g.journal.path)).say(lang)} ({whole})" for p in g.journal.problems
+    ]
 
 
 def _status(g: Game) -> dict[str, Any]:

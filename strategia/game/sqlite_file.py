@@ -21,7 +21,7 @@ from typing import Any, Self
 from strategia.core.errors import Problem, StrategiaError, os_error_ru
 from strategia.core.i18n import Lang
 from strategia.game.file_access import connect_tracked, file_bytes
-from strategia.game.store_words import russian
+from strategia.game.store_words import with_russian
 
 FORMAT = "strategia-game/2"  # the header's "format" in a store (a text journal: -journal/1)
 APPLICATION_ID = 0x53545247  # "STRG", in the SQLite file's header
@@ -50,7 +50,7 @@ class StoreError(StrategiaError):
 
     def __init__(self, path: str | Path, problems: list[Problem], good: int | None = None) -> None:
         self.path = str(path)
-        self.problems = problems = [russian(p, str(path)) for p in problems]
+        self.problems = problems = [with_russian(p, str(path)) for p in problems]
         self.good = good
         lines = "\n".join(f"  {p}" for p in problems)
         lines_ru = "\n".join(f"  {p.say('ru')}" for p in problems)

@@ -1,7 +1,8 @@
-"""The game store's problems in Russian: the places its checks name (bytes, pages, entries,
-tables, the header's copies, snapshots) and what they found, by pattern, for a problem made
-without its Russian (`russian`). What SQLite itself says (an integrity check's finding, an
-error's message) is quoted as SQLite said it, «SQLite: ...»; a path stays as it is."""
+"""The game store's problems in Russian (a text journal's have theirs in `textform`): the
+places its checks name (bytes, pages, entries, tables, the header's copies, snapshots) and what
+they found, by pattern, for a problem made without its Russian (`with_russian`). What SQLite
+itself says (an integrity check's finding, an error's message) is quoted as SQLite said it,
+«SQLite: ...»; a path stays as it is."""
 
 from __future__ import annotations
 
@@ -38,8 +39,6 @@ _FOUND: tuple[tuple[str, str], ...] = (
     (r"cut short within a page", "обрывается посреди страницы"),
     (r"missing: cut short", "отсутствуют: файл обрезан"),
     (r"SQLite cannot read it", "SQLite не может его прочитать"),
-    (r"checksum mismatch: the entry was changed or damaged",
-     "контрольная сумма не сходится: запись изменена или повреждена"),
     (r"checksum mismatch: the entry was damaged",
      "контрольная сумма не сходится: запись повреждена"),
     (r"checksum mismatch: damaged", "контрольная сумма не сходится: повреждено"),
@@ -61,11 +60,6 @@ _FOUND: tuple[tuple[str, str], ...] = (
      "ни одна копия заголовка не читается: ничего не сохранено"),
     (r"(\d+) later entries are not kept \(they follow the damage\)",
      r"следующие записи не сохранены, они идут после повреждения (записей: \1)"),
-    (r"truncated: the last entry was cut off while being written",
-     "обрезан: последняя запись оборвалась при записи"),
-    (r"not a journal entry", "не запись журнала"),
-    (r"empty: no header", "пуст: нет заголовка"),
-    (r"larger than (\d+) MB", r"больше \1 МБ"),
 )  # fmt: skip
 
 # what the store was doing when SQLite failed, and how it failed
@@ -113,7 +107,7 @@ def found_ru(message: str) -> str:
     return f"SQLite: «{message}»"
 
 
-def russian(p: Problem, path: str = "") -> Problem:
+def with_russian(p: Problem, path: str = "") -> Problem:
     """`p` with its Russian filled in where it has none."""
     if p.ru and p.where_ru:
         return p

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from strategia.core.errors import Problem, StrategiaError, os_error_ru
+from strategia.core.errors import Problem, StrategiaError, by_pattern, os_error_ru
 from strategia.game.file_access import file_bytes
 from strategia.game.sqlite_file import fsync_dir, remove_file
 from strategia.game.store import Entry, GameStore
@@ -62,11 +61,8 @@ _RU = [
 
 def russian(message: str) -> str:
     """A text journal's problem in Russian (as written where it is not known here)."""
-    for pattern, ru in _RU:
-        m = re.fullmatch(pattern, message)
-        if m:
-            return m.expand(ru)
-    return message
+    found = by_pattern(_RU, message)
+    return found[0] if found is not None and found[0] is not None else message
 
 
 def _crc(body: dict[str, Any]) -> str:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from strategia.core.errors import Problem, toml_error_ru
+from strategia.core.errors import Problem, by_pattern, toml_error_ru
 
 _HINT = r"(?:: did you mean '(?P<hint>[^']*)'\?| \(expected one of: (?P<allowed>.*)\))?"
 # (English pattern, Russian with \g<name> or \1 for what it quotes)
@@ -67,19 +67,17 @@ def russian(message: str) -> str:
     if message.startswith(("Invalid", "Expected", "Cannot", "Unclosed", "Unterminated",
                            "Illegal", "Found", "Duplicate", "Escaped", "Unescaped")):  # fmt: skip
         return f"не читается как TOML: {toml_error_ru(message)}"
-    for pattern, ru in _NAMED:
-        m = re.fullmatch(pattern, message, re.DOTALL)
-        if m:
-            head = ru.format(of=m.groupdict().get("of") or "")
-            if m["hint"]:
-                return f"{head}; может быть, «{m['hint']}»?"
-            listed = ", ".join(f"«{x}»" for x in (m["allowed"] or "").split(", ") if x)
-            return f"{head} (можно: {listed})" if listed else head
-    for pattern, ru in _RU:
-        m = re.fullmatch(pattern, message, re.DOTALL)
-        if m:
-            said = m.expand(ru)
-            return _comma(said) if "допустимого" in ru else said
+    named = by_pattern(_NAMED, message)
+    if named is not None and named[0] is not None:
+        m = named[1]
+        head = named[0].format(of=m.groupdict().get("of") or "")
+        if m["hint"]:
+            return f"{head}; может быть, «{m['hint']}»?"
+        listed = ", ".join(f"«{x}»" for x in (m["allowed"] or "").split(", ") if x)
+        return f"{head} (можно: {listed})" if listed else head
+    found = by_pattern(_RU, message)
+    if found is not None and found[0] is not None:
+        return _comma(found[0]) if "допустимого" in found[0] else found[0]
     return ""
 
 
