@@ -92,6 +92,10 @@ def table(out: dict[str, dict[str, Any] | None]) -> list[Row]:
         rows.append(_ratio("a turn through Game (lighter: one End turn)", t["game_turn_s"],
                            t["baseline_s"], 2.5))  # fmt: skip
         rows.append(_ratio("… engine alone", t["engine_turn_s"], t["baseline_s"], 1.5))
+        if "engine_whole_s" in t:  # not a target: what building every explanation whole costs
+            whole, base = t["engine_whole_s"], t["baseline_s"]
+            rows.append(("… engine alone, every explanation built whole", _s(whole), _s(base),
+                         f"{whole / base:.2f}x", "", ""))  # fmt: skip
         said = (f"{sum(t['heavy_moves'])} moves, {sum(t['heavy_strikes'])} strikes, "
                 f"{sum(t['heavy_attacks'])} blows, two End turns")  # fmt: skip
         rows.append(_ratio(f"the heavier turn through Game ({said})", t["heavy_game_s"],

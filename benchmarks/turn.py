@@ -11,9 +11,12 @@ each artillery division strikes the nearest enemy in range, each division beside
 attacks it (one blow a cell), the others move two cells ahead. The turn is carried out at level 3,
 every side's orders together (`flow.execute_together`, then the new day).
 
-The same turn is carried out twice: by the engine alone (`flow.execute_together`, the new day),
-and through `Game`, as a game file on disk plays it: each side's orders given as text in one
-command (`Game.orders`: parsed, journaled, synced once), then End turn (the engine, the end-turn
+The same turn is carried out by the engine alone (`flow.execute_together`, the new day) as a
+game carries it out, each result's explanation kept to its first step (what the journal keeps;
+the steps below are worked out again when read), and again with every explanation built whole
+(`engine_whole`, as a lesson shows one); and through `Game`, as a game file on disk plays it:
+each side's orders given as text in one command (`Game.orders`: parsed, journaled, synced
+once), then End turn (the engine, the end-turn
 bookkeeping, the results journaled, the snapshot kept and verified, synced). Each round of the
 Game turn starts from a fresh copy of the game file at turn 2, opened before the clock starts.
 
@@ -56,6 +59,7 @@ from strategia.engine.artillery import in_range
 from strategia.engine.costs import speeds, step_costs
 from strategia.engine.movement import reach_all
 from strategia.engine.state import GameState, initial_state
+from strategia.explain.trace import heads_only
 from strategia.game.game import Game
 from strategia.notation.orders import Attack, Move, Order, Strike
 from strategia.notation.refs import Placement
@@ -225,10 +229,16 @@ def turn_two(sc: Scenario, rules: RuleSet) -> GameState:
     return artillery_forward(state)
 
 
-def engine_turn(state: GameState, orders: list[tuple[str, Order]], rules: RuleSet) -> GameState:
-    state, _ = flow.execute_together(state, orders, rules)
-    state, _ = flow.new_day(state, rules)
-    state, _ = flow.advance(state, rules)
+def engine_turn(
+    state: GameState, orders: list[tuple[str, Order]], rules: RuleSet, whole: bool = False
+) -> GameState:
+    """The turn by the engine as a game carries it out: each result's explanation kept to its
+    first step (what the journal keeps, `heads_only`; the steps below are worked out again when
+    read); `whole`: every explanation built whole, as a lesson or `strategia move` shows it."""
+    with heads_only(not whole):
+        state, _ = flow.execute_together(state, orders, rules)
+        state, _ = flow.new_day(state, rules)
+        state, _ = flow.advance(state, rules)
     return state
 
 
@@ -403,10 +413,11 @@ def main(argv: list[str] | None = None) -> int:
         turns, _ = heavy_turns(path, Path(d), state, rules)
         heavy = {f"heavy_{k}": [counted(t)[k] for t in turns] for k in counted(turns[0])}
         print(f"heavier turn: {heavy}", file=sys.stderr)
-        base, engine, game, engine2, game2 = side_by_side(
+        base, engine, whole, game, engine2, game2 = side_by_side(
             [
                 baseline(state, rules),
                 lambda: engine_turn(state, orders, rules),
+                lambda: engine_turn(state, orders, rules, whole=True),
                 game_turn(path, Path(d), orders),
                 lambda: heavy_engine(state, turns, rules),
                 heavy_game(path, Path(d), turns),
@@ -419,6 +430,8 @@ def main(argv: list[str] | None = None) -> int:
         "baseline_s": round(base, 4),
         "engine_turn_s": round(engine, 4),
         "engine_ratio": round(engine / base, 2),
+        "engine_whole_s": round(whole, 4),
+        "engine_whole_ratio": round(whole / base, 2),
         "game_turn_s": round(game, 4),
         "game_ratio": round(game / base, 2),
         **heavy,

@@ -31,7 +31,14 @@ def _quick(script: str, timeout: int = 120) -> dict[str, Any]:
     [
         (
             "turn.py",
-            ("baseline_s", "engine_ratio", "game_ratio", "heavy_engine_ratio", "heavy_game_ratio"),
+            (
+                "baseline_s",
+                "engine_ratio",
+                "engine_whole_ratio",
+                "game_ratio",
+                "heavy_engine_ratio",
+                "heavy_game_ratio",
+            ),
         ),
     ],
 )
@@ -136,7 +143,8 @@ def test_the_table_puts_every_figure_beside_its_baseline() -> None:
         "game_open.py": {"divisions": 982, "baseline_s": 0.16,
                          "opens": [{"turns": 10, "open_s": 0.04}, {"turns": 100, "open_s": 0.06}],
                          "memory": {"10_turns": {"open_mb": 3.7, "after_5_turns_mb": 4.1}}},
-        "turn.py": {"baseline_s": 0.2, "engine_turn_s": 0.4, "game_turn_s": 0.6,
+        "turn.py": {"baseline_s": 0.2, "engine_turn_s": 0.4, "engine_whole_s": 0.5,
+                    "game_turn_s": 0.6,
                     "heavy_baseline_s": 0.4, "heavy_engine_s": 1.0, "heavy_game_s": 1.6,
                     "heavy_moves": [889, 800], "heavy_strikes": [43, 40], "heavy_attacks": [120, 60]},
         "scale.py": {"sizes": [{"divisions": 1000, "ms_per_order": 0.5},
@@ -145,7 +153,8 @@ def test_the_table_puts_every_figure_beside_its_baseline() -> None:
     }  # fmt: skip
     rows = table.table(out)
     text = table.render(rows)
-    assert len(rows) == 13, text
+    assert len(rows) == 14, text
+    assert "| … engine alone, every explanation built whole | 0.5 s | 0.2 s | 2.50x |  |  |" in text
     assert (
         "| console open, default scenario (79 units) | 2.5 s | 0.2 s | 12.50x | < 3 s | yes |"
         in text

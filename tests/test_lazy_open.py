@@ -222,3 +222,35 @@ def test_the_memory_of_an_open_game_does_not_grow_with_its_length(
 ) -> None:
     short, long = _held(games[10]), _held(games[30])
     assert long < short * 1.25 + 200_000, (short, long)
+
+
+def test_a_move_just_made_is_explained_whole_when_read(tmp_path: Path) -> None:
+    """The engine keeps of a game's new results only each explanation's first step (what the
+    journal keeps); reading the steps below works the move out again, and they are the steps
+    the engine builds whole. The first steps and every number are the same either way."""
+    from strategia.engine.apply import apply
+    from strategia.explain.trace import Folded, heads_only
+    from strategia.notation.orders import parse_order
+    from strategia.rules.kinds import DivisionKind
+
+    g = Game.new(DEFAULT, tmp_path / "h.game", level=2, seed=5)
+    before = g.state
+    u = next(
+        u
+        for u in before.units.values()
+        if before.side_of(u.ref) == g.side and u.division.kind is DivisionKind.TANK
+    )
+    dx, dy = u.facing.delta
+    text = f"{u.ref} на {Cell(u.cell.lon + dx, u.cell.lat + dy)}"
+    r = g.order(text)
+    assert r is not None and isinstance(r.explanation, Folded)
+    order = parse_order(text, before)
+    _, whole = apply(before, order, g.rules, r.by)
+    with heads_only():
+        new, head = apply(before, order, g.rules, r.by)
+    assert new.units == g.state.units  # the same move, whichever is kept
+    assert head.explanation.children == () and head.explanation == whole.explanation.head()
+    assert r.explanation.head() == whole.explanation.head()
+    assert whole.explanation.children  # a move's steps: what was left, each step, ...
+    assert r.explanation.children == whole.explanation.children  # worked out again, the same
+    g.journal.close()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,7 @@ class Speeds:
     trail: dict[Relief, float]  # trail speed by the relief it runs through
     river_turns: float  # INF: impassable
 
-    @property
+    @cached_property
     def key(self) -> tuple[Any, ...]:
         """A hashable summary, for caches."""
         return (

@@ -34,7 +34,7 @@ from strategia.engine.reach import Reach, ReachRequest, radius, reach_many
 from strategia.engine.result import Cut, OrderError, Result, cut
 from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.engine.war import crossing
-from strategia.explain.trace import Trace, explain, quiet, record
+from strategia.explain.trace import Trace, explain, quiet, record, tracing
 from strategia.notation.orders import Frontage, Move, Turn
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
@@ -178,6 +178,8 @@ def _label_step(
     state: GameState, costs: StepCosts, a: Cell, b: Cell, cost: float, rules: RuleSet
 ) -> None:
     """Record one step with its cost and the table cells the cost comes from."""
+    if not tracing():
+        return
     ds = state.theatre
     k = Direction.from_delta(*a.offset(b)).index
     i, j = terrain.index(ds, a)
@@ -299,7 +301,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
             here = u.but(cells=(pos,), spent=1.0 - left)
             leg, cost = _full_path(state, here, rules, mode, target, req)
             if not leg:
-                leg, cost = _towards(state, here, rules, mode, target, left)
+                leg, cost = _towards(state, replace(req, origin=pos, budget=left), target)
                 cuts.append(no_way(state, here, target, rules))
             for a, b in itertools.pairwise(leg):
                 k = Direction.from_delta(*a.offset(b)).index
@@ -416,18 +418,13 @@ def _stacking(
     return steps[:-1], round(left + steps[-1][2], 9)
 
 
-def _towards(
-    state: GameState, u: UnitState, rules: RuleSet, mode: str, target: Cell, left: float
-) -> tuple[list[Cell], float]:
-    """The path to the reachable cell nearest `target` when no path reaches it."""
-    r = reach_many(
-        [replace(_request(state, u, rules, mode), budget=left)],
-        _blocked(state),
-        radius(left, FASTEST_KM),
-    )[0]
-    cells = r.cells() or [u.cell]
+def _towards(state: GameState, req: ReachRequest, target: Cell) -> tuple[list[Cell], float]:
+    """The path to the reachable cell nearest `target` when no path reaches it (`req`: the
+    unit's search from where it stands, on what it has left)."""
+    r = reach_many([req], _blocked(state), radius(req.budget, FASTEST_KM))[0]
+    cells = r.cells() or [req.origin]
     best = min(cells, key=lambda c: (c.km(target), r.cost_to(c)))
-    return r.path_to(best) or [u.cell], r.cost_to(best)
+    return r.path_to(best) or [req.origin], r.cost_to(best)
 
 
 def _arrive(

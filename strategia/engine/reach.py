@@ -193,15 +193,21 @@ def search_one(
     offset = (i0 + pad) * padded.shape[2] + (j0 + pad)
     data = padded.ravel().take(_cost_index(n, padded.shape) + offset)
     if req.cost_factor != 1.0:
-        data = data * req.cost_factor
-    data = np.maximum(data, 1e-9)
-    win = (_window(blocked, i0, j0, n, True) != 0).ravel()
+        data *= req.cost_factor
+    np.maximum(data, 1e-9, out=data)
+    if min(i0, j0) >= 0 and i0 + n <= w and j0 + n <= h:  # the window inside the map
+        win = (blocked[i0 : i0 + n, j0 : j0 + n] != 0).ravel()
+    else:
+        win = (_window(blocked, i0, j0, n, True) != 0).ravel()
     win[r * n + r] = False
     for c in open_cells:
         a, b = c.lon - 1 - i0, c.lat - 1 - j0
         if 0 <= a < n and 0 <= b < n and 0 < c.lon <= w and 0 < c.lat <= h:
             win[a * n + b] = False
-    data[win[t.src] | win[t.dst] | _direction_mask(n, req.directions)] = INF
+    shut = win[t.src]
+    shut |= win[t.dst]
+    shut |= _direction_mask(n, req.directions)
+    data[shut] = INF
     t.graph.data = data
     dist, pred = dijkstra(
         t.graph, directed=True, indices=r * n + r, limit=req.budget + 1e-9,

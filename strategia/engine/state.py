@@ -224,6 +224,8 @@ class GameState:
         for key in _UNIT_INDEXES:
             if key in self.__dict__:
                 new.__dict__[key] = self.__dict__[key]
+        if "_occupancy" in self.__dict__:  # handed on, not shared (`_patch` changes it in place)
+            del self.__dict__["_occupancy"]
         return new
 
     def _with_fields(self, **changes: Any) -> GameState:
@@ -293,11 +295,13 @@ class GameState:
         if "_corps" in self.__dict__:
             new.__dict__["_corps"] = _members(self._corps, gone, came)
         if "_occupancy" in self.__dict__:
-            occ = self._occupancy
+            # handed on to `new` and patched in place: this state works its own out again
+            # if it is asked for it (an array of the whole theatre is not copied per order)
+            occ = self.__dict__.pop("_occupancy")
             w, h = occ.shape
             keys = [k for k in moved if 0 < k[0] <= w and 0 < k[1] <= h]
-            if any(occ[k[0] - 1, k[1] - 1] != len(index.get(k, ())) for k in keys):
-                occ = occ.copy()
+            if keys:
+                occ.setflags(write=True)
                 for k in keys:
                     occ[k[0] - 1, k[1] - 1] = len(index.get(k, ()))
                 occ.setflags(write=False)
@@ -344,7 +348,8 @@ class GameState:
 
     @property
     def occupied(self) -> np.ndarray:
-        """Per cell: the number of counters on it (read-only, shared with later states)."""
+        """Per cell: the number of counters on it (read-only; the array is handed on to the
+        next state made from this one and changed there, so read it before making one)."""
         return self._occupancy
 
     def enemy_at(self, cell: Cell, side: str) -> bool:

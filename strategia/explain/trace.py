@@ -19,9 +19,18 @@ from strategia.core.i18n import Text
 Value = float | int | str | bool | Text | None  # a Text: a value told in words (a pattern, a key)
 T = TypeVar("T")
 
-_CURRENT: contextvars.ContextVar[_Node | None] = contextvars.ContextVar(
+_CURRENT: contextvars.ContextVar[_Node | _Heads | None] = contextvars.ContextVar(
     "strategia_trace", default=None
 )
+
+
+class _Heads:
+    """The current group while only explanations' first steps are kept (`heads_only`)."""
+
+    __slots__ = ()
+
+
+_HEADS = _Heads()
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,13 +206,35 @@ class Trace:
         return Explained(value, self._node.freeze())
 
 
+class _HeadTrace(Trace):
+    """A group whose own label, value and note are kept and whose steps below are not
+    (`heads_only`): its `freeze` is the explanation's first step."""
+
+    def step(self, label: Text | str, value: Value = None, **_: Any) -> None:
+        pass
+
+    def attach(self, step: Step) -> None:
+        pass
+
+    def freeze(self) -> Step:
+        n = self._node
+        return Step(n.label, n.value, n.unit, n.rule, n.note, n.kind)
+
+    def explained(self, value: T) -> Explained[T]:
+        return Explained(value, self.freeze())
+
+
 @contextmanager
 def explain(label: Text | str, *, rule: str = "", unit: str = "") -> Iterator[Trace]:
-    """Open a group of steps: a child of the current group if one is open, else a new tree."""
+    """Open a group of steps: a child of the current group if one is open, else a new tree
+    (under `heads_only`, a group of its own whose steps below are not kept)."""
     node = _Node(Text.of(label), rule=rule, unit=unit)
     parent = _CURRENT.get()
+    if parent is _HEADS:
+        yield _HeadTrace(node)
+        return
     if parent is not None:
-        parent.children.append(node)
+        parent.children.append(node)  # type: ignore[union-attr]
     token = _CURRENT.set(node)
     try:
         yield Trace(node)
@@ -222,7 +253,7 @@ def record(
 ) -> None:
     """Record a leaf step in the current group, if a computation is being explained."""
     parent = _CURRENT.get()
-    if parent is not None:
+    if isinstance(parent, _Node):
         Trace(parent).step(label, value, unit=unit, rule=rule, note=note, kind=kind)
 
 
@@ -230,13 +261,16 @@ def attach(step: Step) -> None:
     """Attach a built step (one that does not change, such as a rule lookup) to the current
     group, if a computation is being explained."""
     parent = _CURRENT.get()
-    if parent is not None:
+    if isinstance(parent, _Node):
         parent.children.append(step)
 
 
 @contextmanager
 def quiet() -> Iterator[None]:
     """Compute without recording (for lookups that are recorded where their values are used)."""
+    if _CURRENT.get() is _HEADS:  # nothing below a first step is recorded anyway
+        yield
+        return
     token = _CURRENT.set(None)
     try:
         yield
@@ -244,6 +278,21 @@ def quiet() -> Iterator[None]:
         _CURRENT.reset(token)
 
 
+@contextmanager
+def heads_only(on: bool = True) -> Iterator[None]:
+    """Compute keeping of each explanation only its first step (label, value, unit, rule,
+    note): what a journal keeps (`Result.to_record`); the steps below are worked out again
+    when they are read (`Folded`). The numbers computed are the same. (`on` False: as usual.)"""
+    if not on:
+        yield
+        return
+    token = _CURRENT.set(_HEADS)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
 def tracing() -> bool:
-    """Whether a computation is being explained right now."""
-    return _CURRENT.get() is not None
+    """Whether a computation is being explained, step by step, right now."""
+    return isinstance(_CURRENT.get(), _Node)

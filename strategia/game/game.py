@@ -21,7 +21,7 @@ from strategia.engine import flow, refusals
 from strategia.engine.apply import acting_unit, apply
 from strategia.engine.result import Result
 from strategia.engine.state import GameState
-from strategia.explain.trace import Explained
+from strategia.explain.trace import Explained, heads_only
 from strategia.game import textform, war_news
 from strategia.game.clock import check_clock_level
 from strategia.game.history import GameError, game_rules
@@ -262,11 +262,13 @@ class Game(Mediation):
                     f"{text}: it is {self.side}'s move, not {who}'s (1.7)",
                     ru=f"{text}: сейчас ходят {side_name(self.side)}, а не {side_name(who)} (1.7)",
                 )
-            new, result = apply(self.state, order, self.rules, who)
+            with heads_only(self._heads()):
+                new, result = apply(self.state, order, self.rules, who)
             entry = self.journal.append(
                 "order", {"side": who, "order": order.format("ru"), "result": result.to_record()}
             )
-            self._commit(new, [(entry.seq, who, result)])
+            self._commit(new, [(entry.seq, who, result)], self._heads())
+            result = self._results[-1][3]
             return result
 
         return self._command(body)
@@ -277,7 +279,8 @@ class Game(Mediation):
 
         def body() -> list[Result]:
             self._playing()
-            new, side, results = self._end_turn(self.state, self.side)
+            with heads_only(self._heads()):
+                new, side, results = self._end_turn(self.state, self.side)
             entry = self.journal.append(
                 "end-turn",
                 {
@@ -289,7 +292,8 @@ class Game(Mediation):
             )
             self.queued = []
             self.side = side
-            self._commit(new, [(entry.seq, "", r) for r in results])
+            self._commit(new, [(entry.seq, "", r) for r in results], self._heads())
+            results = [r for *_, r in self._results[len(self._results) - len(results) :]]
             self.journal.put_snapshot(entry.seq, self._verified_snapshot())
             self._moved_on(entry.seq)
             return results

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Self
 
 from strategia.core.collector import collector_paused
@@ -25,7 +25,7 @@ from strategia.engine.apply import apply
 from strategia.engine.result import Result
 from strategia.engine.snapshot import SnapshotError, state_from_json, state_to_json
 from strategia.engine.state import GameState, initial_state
-from strategia.explain.trace import Step
+from strategia.explain.trace import Folded, Step, heads_only
 from strategia.game import past, replay_check
 from strategia.game.past import Asked, Note, ResultRow
 from strategia.game.store import Entry, GameStore, StoreError
@@ -69,6 +69,9 @@ class History:
     _turns: dict[int, tuple[int, str]] = field(default_factory=dict, repr=False, compare=False)
     # the last move whose explanations were worked out again: its results by entry
     _unfolded: dict[int, list[Result]] = field(default_factory=dict, repr=False, compare=False)
+    # the engine keeps each result's whole explanation (a move carried out again to explain
+    # it), not only its first step as the journal does (`heads_only`; the rest when read)
+    _whole: bool = field(default=False, repr=False, compare=False)
 
     # --- what the journal recorded -------------------------------------------------------------
 
@@ -259,18 +262,22 @@ class History:
                 if d.get("queued"):
                     self.queued.append((e.seq, d["side"], order))
                     return
-                new, result = apply(self.state, order, self.rules, d["side"])
+                heads = self._heads([d["result"]])
+                with heads_only(heads):
+                    new, result = apply(self.state, order, self.rules, d["side"])
                 if replay_check.journaled(result, d["result"]) != d["result"]:
                     self.replay_problems.append(
                         f"{where}: {d['order']}: the result differs on replay"
                     )
-                self._commit(new, [(e.seq, d["side"], result)])
+                self._commit(new, [(e.seq, d["side"], result)], heads)
             elif e.kind == "end-turn":
-                new, side, results = self._end_turn(self.state, d["side"])
+                heads = self._heads(d.get("results", []))
+                with heads_only(heads):
+                    new, side, results = self._end_turn(self.state, d["side"])
                 self.replay_problems += replay_check.end_turn(e, new, side, results)
                 self.queued = []
                 self.side = side
-                self._commit(new, [(e.seq, "", r) for r in results])
+                self._commit(new, [(e.seq, "", r) for r in results], heads)
             elif e.kind == "ask":
                 try:
                     self.replay_problems += replay_check.answer(
@@ -328,6 +335,7 @@ class History:
         start = max((s for s in kept if s < seq), default=1)
         stop = min((s for s in kept if s >= seq), default=self.journal.last_seq)
         g = type(self)._load(self.journal, upto=start)
+        g._whole = True
         entries = self.journal.between(g.seen, stop)
         undone = {int(e.data["of"]) for e in entries if e.kind == "undo"}
         first = len(g._results)
@@ -399,8 +407,20 @@ class History:
         state, more = flow.begin_move(state, sides[nxt], rules)
         return state, sides[nxt], results + more
 
-    def _commit(self, new: GameState, results: list[tuple[int, str, Result]]) -> None:
-        for seq, side, r in results:
+    def _heads(self, kept: Sequence[dict[str, Any]] = ()) -> bool:
+        """Whether the engine keeps only each explanation's first step for the records `kept`
+        (not when a move is carried out again to be explained, nor for a first version's
+        journal, which kept whole explanations)."""
+        return not self._whole and not any("explanation" in k for k in kept)
+
+    def _commit(
+        self, new: GameState, results: list[tuple[int, str, Result]], heads: bool = False
+    ) -> None:
+        """The move's results kept (`heads`: computed with their first steps only, the rest
+        worked out again when read) and the state it led to taken."""
+        for k, (seq, side, r) in enumerate(results):
+            if heads:
+                r = replace(r, explanation=Folded(r.explanation, self._unfolding(seq, k)))
             self._results.append((seq, self.state.turn, side, r))
         self.state = new
         if new.at_war and self.phase == "deployment":

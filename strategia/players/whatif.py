@@ -20,7 +20,7 @@ from strategia.core.layered import Layered
 from strategia.engine.apply import apply
 from strategia.engine.result import Cut, Result
 from strategia.engine.state import GameState, UnitState
-from strategia.explain.trace import quiet
+from strategia.explain.trace import heads_only, quiet
 from strategia.notation.orders import Attack, Order
 from strategia.notation.refs import UnitRef
 from strategia.players.picture import Picture
@@ -134,7 +134,7 @@ def attempt(
     """`order` carried out on `state` by the engine, as the side would give it; with `losses`,
     what it cost each side (of the units on and around its target, and its own)."""
     try:
-        with quiet():
+        with heads_only():  # its cuts and battle are read, not its explanation
             new, result = apply(state, order, rules, side)
     except StrategiaError as e:
         return Tried(order, state, None, str(e))
