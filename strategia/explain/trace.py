@@ -203,7 +203,7 @@ class Trace:
         return self._node.freeze()
 
     def explained(self, value: T) -> Explained[T]:
-        return Explained(value, self._node.freeze())
+        return Explained(value, self.freeze())
 
 
 class _HeadTrace(Trace):
@@ -219,9 +219,6 @@ class _HeadTrace(Trace):
     def freeze(self) -> Step:
         n = self._node
         return Step(n.label, n.value, n.unit, n.rule, n.note, n.kind)
-
-    def explained(self, value: T) -> Explained[T]:
-        return Explained(value, self.freeze())
 
 
 @contextmanager

@@ -267,9 +267,7 @@ class Game(Mediation):
             entry = self.journal.append(
                 "order", {"side": who, "order": order.format("ru"), "result": result.to_record()}
             )
-            self._commit(new, [(entry.seq, who, result)], self._heads())
-            result = self._results[-1][3]
-            return result
+            return self._commit(new, [(entry.seq, who, result)], self._heads())[0]
 
         return self._command(body)
 
@@ -292,8 +290,7 @@ class Game(Mediation):
             )
             self.queued = []
             self.side = side
-            self._commit(new, [(entry.seq, "", r) for r in results], self._heads())
-            results = [r for *_, r in self._results[len(self._results) - len(results) :]]
+            results = self._commit(new, [(entry.seq, "", r) for r in results], self._heads())
             self.journal.put_snapshot(entry.seq, self._verified_snapshot())
             self._moved_on(entry.seq)
             return results

@@ -415,16 +415,19 @@ class History:
 
     def _commit(
         self, new: GameState, results: list[tuple[int, str, Result]], heads: bool = False
-    ) -> None:
+    ) -> list[Result]:
         """The move's results kept (`heads`: computed with their first steps only, the rest
-        worked out again when read) and the state it led to taken."""
+        worked out again when read) and the state it led to taken; the results as kept."""
+        kept = []
         for k, (seq, side, r) in enumerate(results):
             if heads:
                 r = replace(r, explanation=Folded(r.explanation, self._unfolding(seq, k)))
             self._results.append((seq, self.state.turn, side, r))
+            kept.append(r)
         self.state = new
         if new.at_war and self.phase == "deployment":
             self.phase = "combat"
+        return kept
 
     def _intervene(self, seq: int, d: dict[str, Any]) -> None:
         """Intervention `seq` (9.4) takes effect: a note, or weather closing a road."""
