@@ -31,7 +31,7 @@ class Reach:
     origin: Cell
     corner: tuple[int, int]  # array index of the window's (0, 0) cell on the map
     dist: np.ndarray  # (n, n) turns; INF beyond reach
-    pred: np.ndarray  # (n, n) flat window index of the previous cell; -1 at the start
+    pred: np.ndarray  # (n, n) flat window index of the previous cell; negative at the start
     budget: float
     allowed: np.ndarray  # (n, n) bool: may end its move here (sector of 4.2, not blocked)
     shape: tuple[int, int]  # the map's size
@@ -181,42 +181,75 @@ def _direction_mask(n: int, directions: tuple[int, ...]) -> np.ndarray:
     return ~np.isin(_template(n).k, directions)
 
 
+def _edge_weights(
+    requests: list[ReachRequest], blocked: np.ndarray, r: int, open_cells: tuple[Cell, ...]
+) -> np.ndarray:
+    """Each request's window edges' weights, (requests, edges) in the template's CSR order:
+    the step costs gathered (times the request's factor, at least 1e-9), INF where the step
+    enters or leaves a blocked cell or goes in a direction the request does not take."""
+    w, h = blocked.shape
+    n = 2 * r + 1
+    t = _template(n)
+    m = len(requests)
+    i0 = [q.origin.lon - 1 - r for q in requests]
+    j0 = [q.origin.lat - 1 - r for q in requests]
+    if m == 1:
+        padded, pad = _padded(requests[0].costs, r)
+        offset = (i0[0] + pad) * padded.shape[2] + (j0[0] + pad)
+        data = padded.ravel().take(_cost_index(n, padded.shape) + offset)[None]
+        if min(i0[0], j0[0]) >= 0 and i0[0] + n <= w and j0[0] + n <= h:  # inside the map
+            win = (blocked[i0[0] : i0[0] + n, j0[0] : j0[0] + n] != 0).reshape(1, n * n)
+        else:
+            win = (_window(blocked, i0[0], j0[0], n, True) != 0).reshape(1, n * n)
+        dirs = _direction_mask(n, requests[0].directions)[None]
+    else:
+        data = np.empty((m, len(t.src)))
+        groups: dict[int, list[int]] = {}
+        for u, q in enumerate(requests):
+            groups.setdefault(id(q.costs), []).append(u)
+        for members in groups.values():
+            padded, pad = _padded(requests[members[0]].costs, r)
+            offsets = [(i0[u] + pad) * padded.shape[2] + (j0[u] + pad) for u in members]
+            index = _cost_index(n, padded.shape)[None] + np.array(offsets)[:, None]
+            data[members] = padded.ravel().take(index)
+        aa, bb = np.divmod(np.arange(n * n), n)
+        framed = np.pad(blocked != 0, r, constant_values=True)
+        win = framed[np.array(i0)[:, None] + r + aa, np.array(j0)[:, None] + r + bb]
+        dirs = np.stack([_direction_mask(n, q.directions) for q in requests])
+    factors = [q.cost_factor for q in requests]
+    if any(f != 1.0 for f in factors):
+        data *= np.array(factors)[:, None]
+    np.maximum(data, 1e-9, out=data)
+    win[:, r * n + r] = False
+    for c in open_cells:
+        if 0 < c.lon <= w and 0 < c.lat <= h:
+            for u in range(m):
+                a, b = c.lon - 1 - i0[u], c.lat - 1 - j0[u]
+                if 0 <= a < n and 0 <= b < n:
+                    win[u, a * n + b] = False
+    shut = win[:, t.src]
+    shut |= win[:, t.dst]
+    shut |= dirs
+    data[shut] = INF
+    return np.asarray(data)
+
+
 def search_one(
     req: ReachRequest, blocked: np.ndarray, r: int, open_cells: tuple[Cell, ...] = ()
 ) -> Reach:
     """One request's reachable window: its costs gathered into the window's fixed graph."""
-    w, h = blocked.shape
     n = 2 * r + 1
     t = _template(n)
-    i0, j0 = req.origin.lon - 1 - r, req.origin.lat - 1 - r
-    padded, pad = _padded(req.costs, r)
-    offset = (i0 + pad) * padded.shape[2] + (j0 + pad)
-    data = padded.ravel().take(_cost_index(n, padded.shape) + offset)
-    if req.cost_factor != 1.0:
-        data *= req.cost_factor
-    np.maximum(data, 1e-9, out=data)
-    if min(i0, j0) >= 0 and i0 + n <= w and j0 + n <= h:  # the window inside the map
-        win = (blocked[i0 : i0 + n, j0 : j0 + n] != 0).ravel()
-    else:
-        win = (_window(blocked, i0, j0, n, True) != 0).ravel()
-    win[r * n + r] = False
-    for c in open_cells:
-        a, b = c.lon - 1 - i0, c.lat - 1 - j0
-        if 0 <= a < n and 0 <= b < n and 0 < c.lon <= w and 0 < c.lat <= h:
-            win[a * n + b] = False
-    shut = win[t.src]
-    shut |= win[t.dst]
-    shut |= _direction_mask(n, req.directions)
-    data[shut] = INF
-    t.graph.data = data
+    t.graph.data = _edge_weights([req], blocked, r, open_cells)[0]
     dist, pred = dijkstra(
         t.graph, directed=True, indices=r * n + r, limit=req.budget + 1e-9,
         return_predecessors=True,
     )  # fmt: skip
-    pred = np.where(pred >= 0, pred, -1).reshape(n, n)
+    corner = (req.origin.lon - 1 - r, req.origin.lat - 1 - r)
     return Reach(
-        req.origin, (i0, j0), dist.reshape(n, n), pred, req.budget, _sector(r, req.sector), (w, h)
-    )
+        req.origin, corner, dist.reshape(n, n), pred.reshape(n, n), req.budget,
+        _sector(r, req.sector), blocked.shape,
+    )  # fmt: skip
 
 
 @lru_cache(maxsize=256)
@@ -244,81 +277,33 @@ def reach_many(
     """Every request's reachable window, searched together in one csgraph call.
 
     Cells where `blocked[i, j]` is nonzero (other counters) cannot be entered or passed
-    through, but for `open_cells`; a unit's own cell is never blocked for it.
+    through, but for `open_cells`; a unit's own cell is never blocked for it. The windows
+    are one block-diagonal graph of the template's edges, each block its own weights.
     """
     if not requests:
         return []
     if len(requests) == 1:
         return [search_one(requests[0], blocked, r, open_cells)]
-    blocked = blocked != 0
-    for c in open_cells:
-        if 0 < c.lon <= blocked.shape[0] and 0 < c.lat <= blocked.shape[1]:
-            blocked[c.lon - 1, c.lat - 1] = False
-    w, h = blocked.shape
     n = 2 * r + 1
-    m = len(requests)
-    size = n * n
-    aa, bb = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
-    i0 = np.array([q.origin.lon - 1 - r for q in requests])
-    j0 = np.array([q.origin.lat - 1 - r for q in requests])
-    if m <= 4:
-        win_block = np.stack(
-            [_window(blocked, int(i), int(j), n, True) for i, j in zip(i0, j0, strict=True)]
-        )
-    else:
-        padded_blocked = np.pad(blocked, r, constant_values=True)
-        win_block = padded_blocked[
-            i0[:, None, None] + r + aa[None], j0[:, None, None] + r + bb[None]
-        ]
-    win_block[:, r, r] = False
-    factor = np.array([q.cost_factor for q in requests])[:, None, None]
-    dirs = np.zeros((m, 8), dtype=bool)
-    for u, q in enumerate(requests):
-        dirs[u, list(q.directions)] = True
-    win_cost = np.empty((8, m, n, n))
-    groups: dict[int, list[int]] = {}
-    for u, q in enumerate(requests):
-        groups.setdefault(id(q.costs), []).append(u)
-    for members in groups.values():
-        padded, pad = _padded(requests[members[0]].costs, r)
-        idx = np.array(members)
-        if len(members) == 1:
-            u = members[0]
-            a0, b0 = int(i0[u]) + pad, int(j0[u]) + pad
-            win_cost[:, u] = padded[:, a0 : a0 + n, b0 : b0 + n] * factor[u]
-        else:
-            ia = i0[idx][:, None, None] + pad + aa[None]
-            jb = j0[idx][:, None, None] + pad + bb[None]
-            win_cost[:, idx] = padded[:, ia, jb] * factor[idx][None]
-    rows: list[np.ndarray] = []
-    cols: list[np.ndarray] = []
-    vals: list[np.ndarray] = []
-    for k in range(8):
-        dx, dy = (int(v) for v in DELTAS[k])
-        ta, tb = aa + dx, bb + dy
-        inside = (ta >= 0) & (ta < n) & (tb >= 0) & (tb < n)
-        tac, tbc = np.clip(ta, 0, n - 1), np.clip(tb, 0, n - 1)
-        ok = inside[None] & np.isfinite(win_cost[k]) & dirs[:, k][:, None, None]
-        ok &= ~win_block[:, tac, tbc] & ~win_block
-        u_idx, a_idx, b_idx = np.nonzero(ok)
-        rows.append(u_idx * size + a_idx * n + b_idx)
-        cols.append(u_idx * size + (a_idx + dx) * n + (b_idx + dy))
-        vals.append(np.maximum(win_cost[k][ok], 1e-9))
+    t = _template(n)
+    m, size, edges = len(requests), n * n, len(t.src)
+    data = _edge_weights(requests, blocked, r, open_cells)
+    block = np.arange(m, dtype=np.int32)[:, None]
+    indptr = np.append((t.graph.indptr[:-1] + edges * block).ravel(), np.int32(m * edges))
     graph = csr_matrix(
-        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+        (data.ravel(), (t.dst.astype(np.int32) + size * block).ravel(), indptr),
         shape=(m * size, m * size),
     )
-    corners = list(zip(i0.tolist(), j0.tolist(), strict=True))
-    starts = np.array([u * size + r * n + r for u in range(m)])
+    starts = np.arange(m) * size + r * n + r
     limit = max(req.budget for req in requests) + 1e-9
     dist, pred, _ = dijkstra(
         graph, directed=True, indices=starts, limit=limit, min_only=True, return_predecessors=True
     )
+    pred = np.where(pred >= 0, pred - np.repeat(np.arange(m) * size, size), -1)
+    dist, pred = dist.reshape(m, n, n), pred.reshape(m, n, n)
     out = []
-    for u, req in enumerate(requests):
-        d = dist[u * size : (u + 1) * size].reshape(n, n)
-        p = pred[u * size : (u + 1) * size].copy()
-        p = np.where(p >= 0, p - u * size, -1).reshape(n, n)
-        allowed = _sector(r, req.sector)
-        out.append(Reach(req.origin, corners[u], d, p, req.budget, allowed, (w, h)))
+    for u, q in enumerate(requests):
+        corner = (q.origin.lon - 1 - r, q.origin.lat - 1 - r)
+        allowed = _sector(r, q.sector)
+        out.append(Reach(q.origin, corner, dist[u], pred[u], q.budget, allowed, blocked.shape))
     return out
