@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -221,22 +221,34 @@ class _HeadTrace(Trace):
         return Step(n.label, n.value, n.unit, n.rule, n.note, n.kind)
 
 
-@contextmanager
-def explain(label: Text | str, *, rule: str = "", unit: str = "") -> Iterator[Trace]:
+class _Group:
+    """The context of `explain`: a group opened in the current trace, closed on leaving."""
+
+    __slots__ = ("_node", "_token")
+
+    def __init__(self, node: _Node) -> None:
+        self._node = node
+        self._token: contextvars.Token[_Node | _Heads | None] | None = None
+
+    def __enter__(self) -> Trace:
+        node = self._node
+        parent = _CURRENT.get()
+        if parent is _HEADS:
+            return _HeadTrace(node)
+        if parent is not None:
+            parent.children.append(node)  # type: ignore[union-attr]
+        self._token = _CURRENT.set(node)
+        return Trace(node)
+
+    def __exit__(self, *_: object) -> None:
+        if self._token is not None:
+            _CURRENT.reset(self._token)
+
+
+def explain(label: Text | str, *, rule: str = "", unit: str = "") -> AbstractContextManager[Trace]:
     """Open a group of steps: a child of the current group if one is open, else a new tree
     (under `heads_only`, a group of its own whose steps below are not kept)."""
-    node = _Node(Text.of(label), rule=rule, unit=unit)
-    parent = _CURRENT.get()
-    if parent is _HEADS:
-        yield _HeadTrace(node)
-        return
-    if parent is not None:
-        parent.children.append(node)  # type: ignore[union-attr]
-    token = _CURRENT.set(node)
-    try:
-        yield Trace(node)
-    finally:
-        _CURRENT.reset(token)
+    return _Group(_Node(Text.of(label), rule=rule, unit=unit))
 
 
 def record(
@@ -262,32 +274,35 @@ def attach(step: Step) -> None:
         parent.children.append(step)
 
 
-@contextmanager
-def quiet() -> Iterator[None]:
+class _Switch:
+    """The context of `quiet` and `heads_only`: the current group set to `to` (None: nothing
+    recorded; `_HEADS`: first steps only) while inside, unless `keep` leaves it as it is."""
+
+    __slots__ = ("_keep", "_to", "_token")
+
+    def __init__(self, to: _Heads | None, keep: bool) -> None:
+        self._to, self._keep = to, keep
+        self._token: contextvars.Token[_Node | _Heads | None] | None = None
+
+    def __enter__(self) -> None:
+        if not self._keep:
+            self._token = _CURRENT.set(self._to)
+
+    def __exit__(self, *_: object) -> None:
+        if self._token is not None:
+            _CURRENT.reset(self._token)
+
+
+def quiet() -> AbstractContextManager[None]:
     """Compute without recording (for lookups that are recorded where their values are used)."""
-    if _CURRENT.get() is _HEADS:  # nothing below a first step is recorded anyway
-        yield
-        return
-    token = _CURRENT.set(None)
-    try:
-        yield
-    finally:
-        _CURRENT.reset(token)
+    return _Switch(None, keep=_CURRENT.get() is _HEADS)  # below a first step nothing is kept
 
 
-@contextmanager
-def heads_only(on: bool = True) -> Iterator[None]:
+def heads_only(on: bool = True) -> AbstractContextManager[None]:
     """Compute keeping of each explanation only its first step (label, value, unit, rule,
     note): what a journal keeps (`Result.to_record`); the steps below are worked out again
     when they are read (`Folded`). The numbers computed are the same. (`on` False: as usual.)"""
-    if not on:
-        yield
-        return
-    token = _CURRENT.set(_HEADS)
-    try:
-        yield
-    finally:
-        _CURRENT.reset(token)
+    return _Switch(_HEADS, keep=not on)
 
 
 def tracing() -> bool:
