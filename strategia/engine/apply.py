@@ -117,12 +117,12 @@ def _apply(
         new, r = handler(state, order, rules)
         members = corps_members(state, ref)
         lead = members[0].ref if members else ref if ref in state.units else ref.division
-        return new, replace(r, by=state.side_of(lead))
+        return new, r.of_side(state.side_of(lead))
     if not isinstance(order, BY_ONE_DIVISION) and (members := corps_members(state, ref)):
         if check and isinstance(order, Move):
             refusals.sector(order, members, rules)
         new, r = corps_order(state, order, rules, side, members, _carry_out)
-        return new, replace(r, by=state.side_of(members[0].ref))
+        return new, r.of_side(state.side_of(members[0].ref))
     if ref not in state.units and ref.regiment is not None:
         ref = ref.division  # a regiment of a division on the map (9.8c: part of a division)
     if ref not in state.units:
@@ -133,7 +133,7 @@ def _apply(
     if check and isinstance(order, Move):
         refusals.sector(order, [state.unit(ref)], rules)
     new, r = handler(state, order, rules)
-    return new, replace(r, by=state.side_of(ref))
+    return new, r.of_side(state.side_of(ref))
 
 
 def _own_or_refuse(state: GameState, order: Order, ref: UnitRef, side: str) -> None:
@@ -184,7 +184,7 @@ def advance(
                 gone.append(u.ref)
             else:
                 changed.append(moved)
-            results += [replace(fired, by=state.side_of(u.ref))] if fired is not None else []
+            results += [fired.of_side(state.side_of(u.ref))] if fired is not None else []
             if moved is not None and fired is None and moved.cells != u.cells:
                 results.append(_note(state, u, moved))
             continue

@@ -220,12 +220,15 @@ def _full_path(
     """The cheapest path to `target` whatever the budget: (path, cost); ([], INF) if none.
     (`request`: the unit's own search, made already, to start from `u`'s cell.)
 
-    A target held only by the unit's own side may be entered (and the counters collide, 4.12).
+    A target held only by the unit's own side may be entered (and the counters collide, 4.12);
+    one held by the enemy is not (the search would find it closed: no way).
     """
+    if state.enemy_at(target, state.side_of(u.ref)):  # a counter's cell, not opened to it
+        return [], INF
     d = max(abs(x) for x in u.cell.offset(target)) + 2
-    req = replace(request or _request(state, u, rules, mode), origin=u.cell, budget=50.0)
-    enemy = state.enemy_at(target, state.side_of(u.ref))
-    r = reach_many([req], _blocked(state), d, () if enemy else (target,))[0]
+    req = request or _request(state, u, rules, mode)
+    req = ReachRequest(u.cell, req.costs, req.directions, 50.0, req.sector, req.cost_factor)
+    r = reach_many([req], _blocked(state), d, (target,))[0]
     return r.path_to(target), r.cost_to(target)
 
 

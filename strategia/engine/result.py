@@ -46,6 +46,11 @@ class Result:
     battle: BattleRecord | None = None  # a battle's (or a strike's) data, for its report
     by: str = ""  # the side whose order or whose units it is ("": the mediator's)
 
+    def of_side(self, side: str) -> Result:
+        """This result as `side`'s (`by`), made without `dataclasses.replace`'s introspection:
+        every order's result passes here."""
+        return Result(self.order, self.outcome, self.explanation, self.cuts, self.battle, side)
+
     @property
     def was_cut(self) -> bool:
         return bool(self.cuts)

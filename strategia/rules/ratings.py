@@ -12,11 +12,12 @@ from the derivation the breakdown says so.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from strategia.core.i18n import Text
 from strategia.core.numbers import num
 from strategia.explain.render import rule_label
-from strategia.explain.trace import Explained, Trace, explain, quiet, record
+from strategia.explain.trace import Explained, Trace, explain, quiet, record, tracing
 from strategia.rules import RuleSet
 from strategia.rules.english import en
 from strategia.rules.kinds import Facing, Formation, RegimentKind, RegimentsFacing, Role, blow_on
@@ -194,7 +195,7 @@ def contributions(
 ) -> list[Contribution]:
     """Each regiment's part in the division's rating by the formation's pattern (level 2+)."""
     row = pattern_row(formation, regiments_facing)
-    pattern = parse_pattern(rules.value("formation_patterns", row, facing.key))
+    pattern = _pattern(str(rules.value("formation_patterns", row, facing.key)))
     cap = bool(rules.value("rating_rules", "cap_line_support"))
     parts: list[Contribution] = []
     for group, members in _groups(division, formation, rules).items():
@@ -202,6 +203,9 @@ def contributions(
         for i, (reg, role) in enumerate(zip(members, roles, strict=True)):
             parts.append(_contribution(division, reg, group, i, role, rules, cap))
     return parts
+
+
+_pattern = lru_cache(maxsize=256)(parse_pattern)  # a pattern's text read once (not changed)
 
 
 def _contribution(
@@ -213,6 +217,10 @@ def _contribution(
     rules: RuleSet,
     cap: bool,
 ) -> Contribution:
+    if not tracing():  # the step would be kept by no one: the value alone
+        return Contribution(
+            reg, group, role, _line_rating(reg.kind, role, rules, division, group, cap)
+        )
     where = {"line": "line", "first": "first line", "second": "behind", "arm": "artillery"}[group]
     where_ru = {"line": "в линии", "first": "впереди", "second": "позади", "arm": "артиллерия"}[
         group
