@@ -181,57 +181,73 @@ def _direction_mask(n: int, directions: tuple[int, ...]) -> np.ndarray:
     return ~np.isin(_template(n).k, directions)
 
 
-def _edge_weights(
-    requests: list[ReachRequest], blocked: np.ndarray, r: int, open_cells: tuple[Cell, ...]
+def _one_weights(
+    req: ReachRequest, blocked: np.ndarray, r: int, open_cells: tuple[Cell, ...]
 ) -> np.ndarray:
-    """Each request's window edges' weights, (requests, edges) in the template's CSR order:
-    the step costs gathered (times the request's factor, at least 1e-9), INF where the step
+    """One request's window edges' weights, in the template's CSR order: the step costs
+    gathered (times the request's factor, at least 1e-9), closed (`_close`) where the step
     enters or leaves a blocked cell or goes in a direction the request does not take."""
     w, h = blocked.shape
     n = 2 * r + 1
-    t = _template(n)
-    m = len(requests)
-    i0 = [q.origin.lon - 1 - r for q in requests]
-    j0 = [q.origin.lat - 1 - r for q in requests]
-    if m == 1:
-        padded, pad = _padded(requests[0].costs, r)
-        offset = (i0[0] + pad) * padded.shape[2] + (j0[0] + pad)
-        data = padded.ravel().take(_cost_index(n, padded.shape) + offset)[None]
-        if min(i0[0], j0[0]) >= 0 and i0[0] + n <= w and j0[0] + n <= h:  # inside the map
-            win = (blocked[i0[0] : i0[0] + n, j0[0] : j0[0] + n] != 0).reshape(1, n * n)
-        else:
-            win = (_window(blocked, i0[0], j0[0], n, True) != 0).reshape(1, n * n)
-        dirs = _direction_mask(n, requests[0].directions)[None]
-    else:
-        data = np.empty((m, len(t.src)))
-        groups: dict[int, list[int]] = {}
-        for u, q in enumerate(requests):
-            groups.setdefault(id(q.costs), []).append(u)
-        for members in groups.values():
-            padded, pad = _padded(requests[members[0]].costs, r)
-            offsets = [(i0[u] + pad) * padded.shape[2] + (j0[u] + pad) for u in members]
-            index = _cost_index(n, padded.shape)[None] + np.array(offsets)[:, None]
-            data[members] = padded.ravel().take(index)
-        aa, bb = np.divmod(np.arange(n * n), n)
-        framed = np.pad(blocked != 0, r, constant_values=True)
-        win = framed[np.array(i0)[:, None] + r + aa, np.array(j0)[:, None] + r + bb]
-        dirs = np.stack([_direction_mask(n, q.directions) for q in requests])
-    factors = [q.cost_factor for q in requests]
-    if any(f != 1.0 for f in factors):
-        data *= np.array(factors)[:, None]
+    i0, j0 = req.origin.lon - 1 - r, req.origin.lat - 1 - r
+    padded, pad = _padded(req.costs, r)
+    offset = (i0 + pad) * padded.shape[2] + (j0 + pad)
+    data = padded.ravel().take(_cost_index(n, padded.shape) + offset)
+    if req.cost_factor != 1.0:
+        data *= req.cost_factor
     np.maximum(data, 1e-9, out=data)
-    win[:, r * n + r] = False
+    if min(i0, j0) >= 0 and i0 + n <= w and j0 + n <= h:  # the window inside the map
+        win = (blocked[i0 : i0 + n, j0 : j0 + n] != 0).ravel()
+    else:
+        win = (_window(blocked, i0, j0, n, True) != 0).ravel()
+    win[r * n + r] = False
     for c in open_cells:
-        if 0 < c.lon <= w and 0 < c.lat <= h:
-            for u in range(m):
-                a, b = c.lon - 1 - i0[u], c.lat - 1 - j0[u]
-                if 0 <= a < n and 0 <= b < n:
-                    win[u, a * n + b] = False
-    shut = win[:, t.src]
-    shut |= win[:, t.dst]
+        a, b = c.lon - 1 - i0, c.lat - 1 - j0
+        if 0 <= a < n and 0 <= b < n and 0 < c.lon <= w and 0 < c.lat <= h:
+            win[a * n + b] = False
+    return _close(data, win, _direction_mask(n, req.directions), _template(n))
+
+
+def _many_weights(
+    requests: list[ReachRequest], blocked: np.ndarray, r: int, open_cells: tuple[Cell, ...]
+) -> np.ndarray:
+    """`_one_weights` of each request, (requests, edges), gathered together."""
+    n = 2 * r + 1
+    t = _template(n)
+    i0 = np.array([q.origin.lon - 1 - r for q in requests])
+    j0 = np.array([q.origin.lat - 1 - r for q in requests])
+    data = np.empty((len(requests), len(t.src)))
+    groups: dict[int, list[int]] = {}
+    for u, q in enumerate(requests):
+        groups.setdefault(id(q.costs), []).append(u)
+    for members in groups.values():
+        padded, pad = _padded(requests[members[0]].costs, r)
+        offsets = (i0[members] + pad) * padded.shape[2] + (j0[members] + pad)
+        data[members] = padded.ravel().take(_cost_index(n, padded.shape)[None] + offsets[:, None])
+    factors = np.array([q.cost_factor for q in requests])
+    if (factors != 1.0).any():
+        data *= factors[:, None]
+    np.maximum(data, 1e-9, out=data)
+    open_blocked = blocked != 0
+    for c in open_cells:
+        if 0 < c.lon <= blocked.shape[0] and 0 < c.lat <= blocked.shape[1]:
+            open_blocked[c.lon - 1, c.lat - 1] = False
+    aa, bb = np.divmod(np.arange(n * n), n)
+    framed = np.pad(open_blocked, r, constant_values=True)
+    win = framed[i0[:, None] + r + aa, j0[:, None] + r + bb]
+    win[:, r * n + r] = False
+    dirs = np.stack([_direction_mask(n, q.directions) for q in requests])
+    return _close(data, win, dirs, t)
+
+
+def _close(data: np.ndarray, win: np.ndarray, dirs: np.ndarray, t: _Template) -> np.ndarray:
+    """`data` (edge weights, the last axis in the template's order) with INF on the edges from
+    or to a blocked cell of `win` and on those `dirs` marks."""
+    shut = win[..., t.src]
+    shut |= win[..., t.dst]
     shut |= dirs
     data[shut] = INF
-    return np.asarray(data)
+    return data
 
 
 def search_one(
@@ -240,7 +256,7 @@ def search_one(
     """One request's reachable window: its costs gathered into the window's fixed graph."""
     n = 2 * r + 1
     t = _template(n)
-    t.graph.data = _edge_weights([req], blocked, r, open_cells)[0]
+    t.graph.data = _one_weights(req, blocked, r, open_cells)
     dist, pred = dijkstra(
         t.graph, directed=True, indices=r * n + r, limit=req.budget + 1e-9,
         return_predecessors=True,
@@ -287,7 +303,7 @@ def reach_many(
     n = 2 * r + 1
     t = _template(n)
     m, size, edges = len(requests), n * n, len(t.src)
-    data = _edge_weights(requests, blocked, r, open_cells)
+    data = _many_weights(requests, blocked, r, open_cells)
     block = np.arange(m, dtype=np.int32)[:, None]
     indptr = np.append((t.graph.indptr[:-1] + edges * block).ravel(), np.int32(m * edges))
     graph = csr_matrix(
