@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
-from typing import Literal, NamedTuple, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple, Protocol
 
 from strategia.core.cursor import DASHES, Cursor
 from strategia.core.errors import (
@@ -127,6 +127,7 @@ class UnitRef:
     number: int
     kind: UnitType = None
     regiment: tuple[int, RegimentKind] | None = None
+    _hash: int = field(init=False, repr=False, compare=False)  # a key of every unit index
 
     def __post_init__(self) -> None:
         if self.number < 1:
@@ -135,6 +136,13 @@ class UnitRef:
             not isinstance(self.kind, DivisionKind) or self.regiment[0] < 1
         ):
             raise StrategiaError(f"{self.regiment}: a regiment belongs to a division, from 1")
+        object.__setattr__(self, "_hash", hash((self.number, self.kind, self.regiment)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[UnitRef], tuple[int, UnitType, Any]]:
+        return (UnitRef, (self.number, self.kind, self.regiment))  # the hash made anew
 
     @property
     def division(self) -> UnitRef:
@@ -159,7 +167,7 @@ class UnitRef:
 
     def format(self, lang: Lang = "ru") -> str:
         """`17 с.д.` (or `17 RD` in English); an army is `1 А`; a regiment `2 с.п. 17 с.д.`."""
-        en = check_lang(lang) == "en"
+        en = lang != "ru" and check_lang(lang) == "en"
         if self.kind is None:
             return f"{self.number} {'A' if en else 'А'}"
         text = f"{self.number} {self.kind.en if en else self.kind.ru}"
