@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from strategia.core.geometry import Cell, Direction
 from strategia.engine.apply import advance, apply
@@ -498,6 +501,45 @@ def test_reach_all_in_one_search() -> None:
     assert len(reaches) == 15
     for r, reach_one in ((reaches[u], reach(state, u, R[2])) for u in state.units):
         assert np.array_equal(r.mask, reach_one.mask)
+
+
+def test_reach_all_equals_each_lone_search_on_a_crowded_map() -> None:
+    """The batched search (one block-diagonal graph) gives each unit the very distances of its
+    own search, and a path to each cell it reaches: 40 divisions of every kind on a generated 40 x 40 theatre, with
+    woods, hills, rivers and roads, counters blocking one another."""
+    from strategia.theatre.generate import random_scenario
+
+    state = initial_state(random_scenario(40, 40, seed=3, divisions_per_side=20), 3)
+    reaches = reach_all(state, R[3])
+    for u in state.units:
+        alone = reach(state, u, R[3])
+        got = reaches[u]
+        assert np.array_equal(got.dist, alone.dist)
+        assert got.cells() == alone.cells()
+        for c in got.cells():
+            path = got.path_to(c)
+            assert (path[0], path[-1]) == (state.unit(u).cell, c)
+            assert all(a.chebyshev(b) == 1 for a, b in itertools.pairwise(path))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.5, 1.0, np.inf]), min_size=81, max_size=81),
+    st.integers(-12, 20),
+    st.integers(-12, 20),
+)
+def test_nearest_reachable_cell_is_the_nearest_then_cheapest(
+    dist: list[float], lon: int, lat: int
+) -> None:
+    """`Reach.nearest` is the first of the reachable cells (in `cells()`' order) with the least
+    (km to the target, cost): what a move that cannot reach its goal heads for (9.3)."""
+    from strategia.engine.reach import Reach
+
+    d = np.array(dist).reshape(9, 9)
+    r = Reach(Cell(10, 10), (5, 5), d, np.full((9, 9), -1), 0.75, np.ones((9, 9), bool), (30, 30))
+    target = Cell(lon, lat)
+    cells = r.cells() or [r.origin]
+    assert r.nearest(target) == min(cells, key=lambda c: (c.km(target), r.cost_to(c)))
 
 
 def test_turn_order_value_round_trips() -> None:

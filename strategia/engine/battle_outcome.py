@@ -277,9 +277,7 @@ def pursue(
             r = reach_many([req], _blocked(state), radius(share, FASTEST_KM))[0]
             path = r.path_to(goal) if r.reachable(goal) else []
             if not path:
-                cells = r.cells() or [u.cell]
-                best = min(cells, key=lambda c: (c.km(goal), r.cost_to(c)))
-                path = r.path_to(best) or [u.cell]
+                path = r.path_to(r.nearest(goal)) or [u.cell]
             end = path[-1]
             taken = round(sum(a.km(b, cell_km) for a, b in itertools.pairwise(path)), 3)
             g.step(

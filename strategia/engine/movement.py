@@ -425,8 +425,7 @@ def _towards(state: GameState, req: ReachRequest, target: Cell) -> tuple[list[Ce
     """The path to the reachable cell nearest `target` when no path reaches it (`req`: the
     unit's search from where it stands, on what it has left)."""
     r = reach_many([req], _blocked(state), radius(req.budget, FASTEST_KM))[0]
-    cells = r.cells() or [req.origin]
-    best = min(cells, key=lambda c: (c.km(target), r.cost_to(c)))
+    best = r.nearest(target)
     return r.path_to(best) or [req.origin], r.cost_to(best)
 
 

@@ -59,6 +59,18 @@ class Reach:
     def cells(self) -> list[Cell]:
         return [self._cell(int(a), int(b)) for a, b in zip(*np.nonzero(self.mask), strict=True)]
 
+    def nearest(self, target: Cell) -> Cell:
+        """The reachable cell nearest `target` (the cheaper of equally near ones, then the
+        first in `cells`' order); the origin if none is reachable."""
+        aa, bb = np.nonzero(self.mask)
+        if not len(aa):
+            return self.origin
+        d_lon = target.lon - 1 - self.corner[0] - aa
+        d_lat = target.lat - 1 - self.corner[1] - bb
+        km = np.sqrt((d_lon * d_lon + d_lat * d_lat).astype(float)) * 10.0  # = Cell.km, exactly
+        first = int(np.lexsort((self.dist[aa, bb], km))[0])  # a stable sort: ties keep order
+        return self._cell(int(aa[first]), int(bb[first]))
+
     def path_to(self, cell: Cell) -> list[Cell]:
         """The cheapest path from the origin to `cell` (both included); [] if not reached."""
         ab = self._ab(cell)
