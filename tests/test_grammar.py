@@ -265,3 +265,45 @@ def test_the_consoles_order_menu_comes_from_the_declarations() -> None:
     form = menu["движение по дороге (4.1)"]
     assert form.sketch("ru", {"unit": "17 с.д.", "cell": "45,22"}) == "17 с.д. по дороге на 45,22"
     assert all(f.title.en and f.title.ru for f in FORMS)
+
+
+_WORDS = [
+    "на",
+    "по",
+    "дороге",
+    "удар",
+    "огонь",
+    "мосту",
+    "to",
+    "road",
+    "Fire",
+    "ON",
+    "в",
+    "во",
+    "отход",
+    ":",
+    ",",
+    "-",
+    "17",
+    "с.д.",
+    "45,22",
+    "7",
+    "т.д.",
+    "оборона",
+    "полки",
+    "в7",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), max_size=8), st.sampled_from([" ", "", "  "]))
+def test_forms_tried_for_a_line_are_those_whose_words_it_holds(words: list[str], sep: str) -> None:
+    """The forms a line is first read with (kept by the line's outline, its numbers written
+    0) are exactly those whose own words the line itself holds."""
+    from strategia.notation.orders import GRAMMAR
+
+    text = sep.join(words)
+    forms, likely = GRAMMAR._candidates(text, None)
+    held = [p.search(text) is not None for p in GRAMMAR._patterns]
+    assert likely == [c for c in forms if all(held[k] for k in c[3])]
+    assert forms == GRAMMAR._compiled

@@ -166,7 +166,7 @@ def losses(
                 gone.append(ref)
                 g.step(Text(en(f"{ref} destroyed"), f"{ref} уничтожена"), kind="note", rule="9.8c")
                 continue
-            u = replace(u, division=div)
+            u = u.but(division=div)
             if u.busy is not None and u.busy.what == "transfer":
                 u = cut_transfer(state, u, rules)
             changed.append(u)

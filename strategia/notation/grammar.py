@@ -21,6 +21,7 @@ the column and what was expected.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -130,6 +131,10 @@ class Form:
         return next((str(i) for i in items if isinstance(i, Phrase)), "")
 
 
+_Compiled = tuple[Form, Lang | None, tuple[Item, ...], tuple[int, ...]]  # a form's template
+_NUMBERS = re.compile(r"\d+")
+
+
 class Grammar:
     """The declared forms of a family of values (the orders), read and written."""
 
@@ -148,6 +153,11 @@ class Grammar:
         ]
         for f in self.forms:
             f.verbs("ru")  # every template compiles
+        if any(ch.isdigit() for p in self._patterns for ch in p.pattern):
+            raise ValueError("a form's words hold a digit: `_candidates` reads lines without")
+        # the forms to try for a line, by the line with its numbers written 0 (`_candidates`)
+        self._by_outline: dict[tuple[str, type | None], tuple[list[_Compiled], list[_Compiled]]]
+        self._by_outline = {}
 
     # -- reading --
 
@@ -157,21 +167,10 @@ class Grammar:
         """The one value `text` writes (of a subclass of `cls` if given); the notation's errors
         else."""
         cur = Cursor(text)  # refuses an over-long line before any form is tried
-        forms = [c for c in self._compiled if cls is None or issubclass(c[0].cls, cls)]
-        present: list[bool | None] = [None] * len(self._patterns)
-
-        def possible(words: tuple[int, ...]) -> bool:
-            for k in words:
-                hit = present[k]
-                if hit is None:
-                    hit = present[k] = self._patterns[k].search(text) is not None
-                if not hit:
-                    return False
-            return True
-
+        forms, likely = self._candidates(text, cls)
         # the forms whose own words are all in the line first: only they can match; every
         # form is tried (for the error that says most) only if none of them does
-        found, fails = self._try([c for c in forms if possible(c[3])], text, context)
+        found, fails = self._try(likely, text, context)
         if not found:
             found, fails = self._try(forms, text, context)
         if len(found) > 1:
@@ -183,8 +182,24 @@ class Grammar:
             raise InvalidNotationError(text, f"no {self.what}", 1, self.expected(cls))
         raise _best(fails, text, self.expected(cls))
 
+    def _candidates(self, text: str, cls: type | None) -> tuple[list[_Compiled], list[_Compiled]]:
+        """The forms of `cls`, and those of them whose own words are all in `text`. Which
+        words a line holds does not depend on its numbers (no form's words have a digit, and
+        a digit is a word character either way), so the answer is kept for the line's
+        outline, its numbers written 0: the orders of a turn share a handful."""
+        key = (_NUMBERS.sub("0", text), cls)
+        hit = self._by_outline.get(key)
+        if hit is None:
+            if len(self._by_outline) >= 4096:
+                self._by_outline.clear()
+            present = [p.search(text) is not None for p in self._patterns]
+            forms = [c for c in self._compiled if cls is None or issubclass(c[0].cls, cls)]
+            likely = [c for c in forms if all(present[k] for k in c[3])]
+            hit = self._by_outline[key] = (forms, likely)
+        return hit
+
     def _try(
-        self, forms: list[tuple[Form, Lang | None, tuple[Item, ...], tuple[int, ...]]],
+        self, forms: list[_Compiled],
         text: str, context: NotationContext | None,
     ) -> tuple[list[Any], list[Fail]]:  # fmt: skip
         """The values `forms` read in `text` (each once), and their failures."""

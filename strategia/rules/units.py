@@ -111,8 +111,9 @@ class Division:
                 ru=f"{self}: численностей дано: {len(strengths)}, а полков {len(regs)} "
                 f"({', '.join(r.kind.ru for r in regs)})",
             )
-        new = tuple(replace(r, strength=s) for r, s in zip(regs, strengths, strict=True))
-        return replace(self, line=new[: len(self.line)], arm=new[len(self.line) :])
+        new = tuple(Regiment(r.kind, s) for r, s in zip(regs, strengths, strict=True))
+        n = len(self.line)
+        return Division(self.number, self.kind, new[:n], new[n:], self.size)
 
 
 @dataclass(frozen=True, slots=True)
