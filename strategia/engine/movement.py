@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -101,30 +102,30 @@ def _request(
             ru=f"нет такого способа движения: {mode!r} (можно: {', '.join(MODES)})",
         )
     costs = unit_costs(state, u, rules, mode)
-    facing = u.facing
+    dirs, ahead = _steps(u.facing, mode)
+    factor = 1.0
     with quiet():
         max_dev = float(rules.value("movement_limits", "max_deviation"))
-    if mode == "forward":
-        dirs = tuple(facing.turned(t).index for t in (-1, 0, 1))
-        sector: tuple[Direction, float] | None = (facing, max_dev)
-    elif mode == "withdraw":
-        back = facing.turned(4)
-        dirs = tuple(back.turned(t).index for t in (-1, 0, 1))
-        sector = (back, max_dev)
-    else:
-        dirs = tuple(range(8))
-        sector = None
-    factor = 1.0
-    if mode == "withdraw":
-        key = (
-            "speed_factor_level3"
-            if rules.active("withdrawal", "speed_factor_level3")
-            else "speed_factor"
-        )
-        with quiet():
+        if mode == "withdraw":
+            key = (
+                "speed_factor_level3"
+                if rules.active("withdrawal", "speed_factor_level3")
+                else "speed_factor"
+            )
             factor = 1.0 / float(rules.value("withdrawal", key))
+    sector = None if ahead is None else (ahead, max_dev)
     left = (0.0 if u.busy is not None else u.left) if budget is None else budget
     return ReachRequest(u.cell, costs, dirs, left, sector, factor)
+
+
+@lru_cache(maxsize=32)
+def _steps(facing: Direction, mode: str) -> tuple[tuple[int, ...], Direction | None]:
+    """The directions a move in `mode` may step in, and the way its sector faces (4.2: ahead,
+    and half-left and half-right of it; back so for a withdrawal, 4.4; None: any way, by road)."""
+    if mode == "road":
+        return tuple(range(8)), None
+    ahead = facing if mode == "forward" else facing.turned(4)
+    return tuple(ahead.turned(t).index for t in (-1, 0, 1)), ahead
 
 
 def _blocked(state: GameState) -> np.ndarray:

@@ -99,7 +99,7 @@ class Reach:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ReachRequest:
     """One unit's search: where it starts, its step costs, the directions it may step in."""
 
