@@ -231,11 +231,12 @@ class GameState:
     def _with_fields(self, **changes: Any) -> GameState:
         """A copy with `changes` (`dataclasses.replace` without its per-call introspection; a
         GameState has no checks in its constructor)."""
-        unknown = set(changes) - _FIELDS
-        if unknown:
+        if not changes.keys() <= _FIELDS:
+            unknown = set(changes) - _FIELDS
             raise TypeError(f"GameState has no field {', '.join(sorted(unknown))}")
         new = object.__new__(GameState)
-        values = {k: v for k, v in self.__dict__.items() if k in _FIELDS}
+        mine = self.__dict__
+        values = {k: mine[k] for k in _FIELD_NAMES}
         values.update(changes)
         new.__dict__.update(values)
         return new
@@ -421,7 +422,8 @@ class GameState:
         return KnownUnits(self.units, self._corps)
 
 
-_FIELDS = frozenset(f.name for f in fields(GameState))
+_FIELD_NAMES = tuple(f.name for f in fields(GameState))
+_FIELDS = frozenset(_FIELD_NAMES)
 _UNIT_FIELDS = tuple(f.name for f in fields(UnitState))
 
 
