@@ -24,7 +24,7 @@ from strategia.engine.costs import INF, StepCosts
 from strategia.theatre.terrain import DELTAS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reach:
     """Where a unit can get this turn: cost in turns to every cell of a window around it."""
 
@@ -149,8 +149,10 @@ def _window(a: np.ndarray, i0: int, j0: int, n: int, fill: bool) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class _Template:
-    """The edges of an n x n window's 8-neighbour graph, in CSR order: each edge's source and
-    target (flat window indices) and direction; the graph object whose weights each search sets."""
+    """The edges of an n x n window's 8-neighbour graph in the directions a search may step
+    in, in CSR order: each edge's source and target (flat window indices) and direction; the
+    graph object whose weights each search sets. (A direction not taken has no edges: a
+    closed edge is never followed, so the search is the same as with it closed.)"""
 
     n: int
     src: np.ndarray
@@ -161,11 +163,13 @@ class _Template:
     graph: csr_matrix
 
 
-@lru_cache(maxsize=32)
-def _template(n: int) -> _Template:
+@lru_cache(maxsize=256)
+def _template(n: int, directions: tuple[int, ...] = tuple(range(8))) -> _Template:
     aa, bb = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
     src, dst, ks = [], [], []
     for k, (dx, dy) in enumerate(DELTAS.tolist()):
+        if k not in directions:
+            continue
         ta, tb = aa + dx, bb + dy
         inside = (ta >= 0) & (ta < n) & (tb >= 0) & (tb < n)
         src.append((aa * n + bb)[inside])
@@ -179,32 +183,27 @@ def _template(n: int) -> _Template:
     return _Template(n, s, d, k_, s // n, s % n, graph)
 
 
-@lru_cache(maxsize=256)
-def _cost_index(n: int, shape: tuple[int, int, int]) -> np.ndarray:
-    """Each window edge's flat index into a (8, W, H) cost array, for a window at (0, 0)."""
-    t = _template(n)
+@lru_cache(maxsize=1024)
+def _cost_index(t: _Template, shape: tuple[int, int, int]) -> np.ndarray:
+    """Each of the template's edges' flat index into a (8, W, H) cost array, for a window at
+    (0, 0)."""
     _, wp, hp = shape
     return np.asarray(t.k * (wp * hp) + t.a * hp + t.b, dtype=np.intp)
-
-
-@lru_cache(maxsize=256)
-def _direction_mask(n: int, directions: tuple[int, ...]) -> np.ndarray:
-    """The window's edges whose direction is not among `directions`."""
-    return ~np.isin(_template(n).k, directions)
 
 
 def _one_weights(
     req: ReachRequest, blocked: np.ndarray, r: int, open_cells: tuple[Cell, ...]
 ) -> np.ndarray:
-    """One request's window edges' weights, in the template's CSR order: the step costs
-    gathered (times the request's factor, at least 1e-9), closed (`_close`) where the step
-    enters or leaves a blocked cell or goes in a direction the request does not take."""
+    """One request's window edges' weights, in its template's CSR order: the step costs
+    gathered (times the request's factor, at least 1e-9), INF where the step enters or leaves
+    a blocked cell."""
     w, h = blocked.shape
     n = 2 * r + 1
+    t = _template(n, req.directions)
     i0, j0 = req.origin.lon - 1 - r, req.origin.lat - 1 - r
     padded, pad = _padded(req.costs, r)
     offset = (i0 + pad) * padded.shape[2] + (j0 + pad)
-    data = padded.ravel().take(_cost_index(n, padded.shape) + offset)
+    data = padded.ravel().take(_cost_index(t, padded.shape) + offset)
     if req.cost_factor != 1.0:
         data *= req.cost_factor
     np.maximum(data, 1e-9, out=data)
@@ -217,49 +216,10 @@ def _one_weights(
         a, b = c.lon - 1 - i0, c.lat - 1 - j0
         if 0 <= a < n and 0 <= b < n and 0 < c.lon <= w and 0 < c.lat <= h:
             win[a * n + b] = False
-    return _close(data, win, _direction_mask(n, req.directions), _template(n))
-
-
-def _many_weights(
-    requests: list[ReachRequest], blocked: np.ndarray, r: int, open_cells: tuple[Cell, ...]
-) -> np.ndarray:
-    """`_one_weights` of each request, (requests, edges), gathered together."""
-    n = 2 * r + 1
-    t = _template(n)
-    i0 = np.array([q.origin.lon - 1 - r for q in requests])
-    j0 = np.array([q.origin.lat - 1 - r for q in requests])
-    data = np.empty((len(requests), len(t.src)))
-    groups: dict[int, list[int]] = {}
-    for u, q in enumerate(requests):
-        groups.setdefault(id(q.costs), []).append(u)
-    for members in groups.values():
-        padded, pad = _padded(requests[members[0]].costs, r)
-        offsets = (i0[members] + pad) * padded.shape[2] + (j0[members] + pad)
-        data[members] = padded.ravel().take(_cost_index(n, padded.shape)[None] + offsets[:, None])
-    factors = np.array([q.cost_factor for q in requests])
-    if (factors != 1.0).any():
-        data *= factors[:, None]
-    np.maximum(data, 1e-9, out=data)
-    open_blocked = blocked != 0
-    for c in open_cells:
-        if 0 < c.lon <= blocked.shape[0] and 0 < c.lat <= blocked.shape[1]:
-            open_blocked[c.lon - 1, c.lat - 1] = False
-    aa, bb = np.divmod(np.arange(n * n), n)
-    framed = np.pad(open_blocked, r, constant_values=True)
-    win = framed[i0[:, None] + r + aa, j0[:, None] + r + bb]
-    win[:, r * n + r] = False
-    dirs = np.stack([_direction_mask(n, q.directions) for q in requests])
-    return _close(data, win, dirs, t)
-
-
-def _close(data: np.ndarray, win: np.ndarray, dirs: np.ndarray, t: _Template) -> np.ndarray:
-    """`data` (edge weights, the last axis in the template's order) with INF on the edges from
-    or to a blocked cell of `win` and on those `dirs` marks."""
-    shut = win[..., t.src]
-    shut |= win[..., t.dst]
-    shut |= dirs
+    shut = win[t.src]
+    shut |= win[t.dst]
     data[shut] = INF
-    return data
+    return np.asarray(data)
 
 
 def search_one(
@@ -267,7 +227,7 @@ def search_one(
 ) -> Reach:
     """One request's reachable window: its costs gathered into the window's fixed graph."""
     n = 2 * r + 1
-    t = _template(n)
+    t = _template(n, req.directions)
     t.graph.data = _one_weights(req, blocked, r, open_cells)
     dist, pred = dijkstra(
         t.graph, directed=True, indices=r * n + r, limit=req.budget + 1e-9,
@@ -306,20 +266,53 @@ def reach_many(
 
     Cells where `blocked[i, j]` is nonzero (other counters) cannot be entered or passed
     through, but for `open_cells`; a unit's own cell is never blocked for it. The windows
-    are one block-diagonal graph of the template's edges, each block its own weights.
+    are one block-diagonal graph, each block its request's template with its own weights
+    (`_one_weights`, gathered for the requests of one kind and facing at once), the blocks
+    in the requests' order.
     """
     if not requests:
         return []
     if len(requests) == 1:
         return [search_one(requests[0], blocked, r, open_cells)]
     n = 2 * r + 1
-    t = _template(n)
-    m, size, edges = len(requests), n * n, len(t.src)
-    data = _many_weights(requests, blocked, r, open_cells)
-    block = np.arange(m, dtype=np.int32)[:, None]
-    indptr = np.append((t.graph.indptr[:-1] + edges * block).ravel(), np.int32(m * edges))
+    m, size = len(requests), n * n
+    templates = [_template(n, q.directions) for q in requests]
+    first = np.zeros(m + 1, dtype=np.int64)  # each block's first edge
+    np.cumsum([len(t.src) for t in templates], out=first[1:])
+    data = np.empty(int(first[-1]))
+    indices = np.empty(int(first[-1]), dtype=np.int32)
+    indptr = np.empty((m, size), dtype=np.int32)
+    open_blocked = blocked != 0
+    for c in open_cells:
+        if 0 < c.lon <= blocked.shape[0] and 0 < c.lat <= blocked.shape[1]:
+            open_blocked[c.lon - 1, c.lat - 1] = False
+    framed = np.pad(open_blocked, r, constant_values=True)
+    aa, bb = np.divmod(np.arange(size), n)
+    groups: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+    for u, q in enumerate(requests):
+        groups.setdefault((id(q.costs), q.directions), []).append(u)
+    for members in groups.values():
+        q, t, us = requests[members[0]], templates[members[0]], np.array(members)
+        i0 = np.array([requests[u].origin.lon - 1 - r for u in members])
+        j0 = np.array([requests[u].origin.lat - 1 - r for u in members])
+        padded, pad = _padded(q.costs, r)
+        offsets = (i0 + pad) * padded.shape[2] + (j0 + pad)
+        weights = padded.ravel().take(_cost_index(t, padded.shape)[None] + offsets[:, None])
+        factors = np.array([requests[u].cost_factor for u in members])
+        if (factors != 1.0).any():
+            weights *= factors[:, None]
+        np.maximum(weights, 1e-9, out=weights)
+        win = framed[i0[:, None] + r + aa, j0[:, None] + r + bb]
+        win[:, r * n + r] = False
+        shut = win[:, t.src]
+        shut |= win[:, t.dst]
+        weights[shut] = INF
+        at = first[us][:, None] + np.arange(len(t.src))
+        data[at] = weights
+        indices[at] = t.dst + size * us[:, None]
+        indptr[us] = t.graph.indptr[:-1] + first[us][:, None]
     graph = csr_matrix(
-        (data.ravel(), (t.dst.astype(np.int32) + size * block).ravel(), indptr),
+        (data, indices, np.append(indptr.ravel(), np.int32(first[-1]))),
         shape=(m * size, m * size),
     )
     starts = np.arange(m) * size + r * n + r
