@@ -174,10 +174,11 @@ def advance(
     for u in state.units.values():
         if sides is not None and state.scenario.state(u.owner).side not in sides:
             continue
-        fresh = u.but(spent=0.0, road_dropped=False)
         if u.busy is None:
-            changed.append(fresh)
+            if u.spent != 0.0 or u.road_dropped:  # (one with its turn whole stays as it is)
+                changed.append(u.but(spent=0.0, road_dropped=False))
             continue
+        fresh = u.but(spent=0.0, road_dropped=False)
         if u.busy.what in ("march", "transfer"):
             moved, fired = column_turn(state, fresh, rules)
             if moved is None:

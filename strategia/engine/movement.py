@@ -211,25 +211,28 @@ def _label_step(
 
 
 def _full_path(
-    state: GameState,
-    u: UnitState,
-    rules: RuleSet,
-    mode: str,
-    target: Cell,
-    request: ReachRequest | None = None,
+    state: GameState, u: UnitState, rules: RuleSet, mode: str, target: Cell
 ) -> tuple[list[Cell], float]:
-    """The cheapest path to `target` whatever the budget: (path, cost); ([], INF) if none.
-    (`request`: the unit's own search, made already, to start from `u`'s cell.)
+    """The cheapest path for `u` to `target` whatever the budget: (path, cost); ([], INF) if
+    none."""
+    return _path(state, state.side_of(u.ref), _request(state, u, rules, mode), u.cell, target)
 
-    A target held only by the unit's own side may be entered (and the counters collide, 4.12);
-    one held by the enemy is not (the search would find it closed: no way).
+
+def _path(
+    state: GameState, side: str, request: ReachRequest, origin: Cell, target: Cell
+) -> tuple[list[Cell], float]:
+    """The cheapest path from `origin` to `target` on `request`'s step costs, whatever the
+    budget: (path, cost); ([], INF) if none.
+
+    A target held only by `side` may be entered (and the counters collide, 4.12); one held by
+    the enemy is not (the search would find it closed: no way).
     """
-    if state.enemy_at(target, state.side_of(u.ref)):  # a counter's cell, not opened to it
+    if state.enemy_at(target, side):  # a counter's cell, not opened to it
         return [], INF
-    d = max(abs(x) for x in u.cell.offset(target)) + 2
-    req = request or _request(state, u, rules, mode)
-    req = ReachRequest(u.cell, req.costs, req.directions, 50.0, req.sector, req.cost_factor)
-    r = reach_many([req], _blocked(state), d, (target,))[0]
+    d = max(abs(x) for x in origin.offset(target)) + 2
+    q = request
+    whole = ReachRequest(origin, q.costs, q.directions, 50.0, q.sector, q.cost_factor)
+    r = reach_many([whole], _blocked(state), d, (target,))[0]
     return r.path_to(target), r.cost_to(target)
 
 
@@ -302,10 +305,10 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                     )
                 )
                 break
-            here = u.but(cells=(pos,), spent=1.0 - left)
-            leg, cost = _full_path(state, here, rules, mode, target, req)
+            leg, cost = _path(state, side, req, pos, target)
             if not leg:
                 leg, cost = _towards(state, replace(req, origin=pos, budget=left), target)
+                here = u.but(cells=(pos,), spent=1.0 - left)
                 cuts.append(no_way(state, here, target, rules))
             for a, b in itertools.pairwise(leg):
                 k = Direction.from_delta(*a.offset(b)).index
