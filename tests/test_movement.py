@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -584,3 +585,34 @@ def test_cli_move_and_reach(capsys: pytest.CaptureFixture[str]) -> None:
         == 2
     )
     assert "blue has no unit 21 TD on the map" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_turn_runs_with_the_collector_paused_and_leaves_it_as_it_was(
+    enabled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A level-3 turn and the new turn run with Python's cyclic collector paused (a state, a
+    result and an explanation per order: the collector's passes over them were a tenth of a
+    turn at 20,000 divisions), and leave it on or off as it was."""
+    import gc
+
+    from strategia.engine import flow, movement
+
+    seen: list[bool] = []
+    searched = movement._path
+
+    def path(*args: Any) -> tuple[list[Cell], float]:
+        seen.append(gc.isenabled())
+        return searched(*args)
+
+    monkeypatch.setattr(movement, "_path", path)
+    state = strip()
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        after, _ = flow.execute_together(state, [("red", parse_order("5 т.д. на 4,3", state))], R[3])
+        assert seen == [False] and gc.isenabled() is enabled
+        advance(after, R[3])
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()

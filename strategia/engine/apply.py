@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from strategia.core.collector import pausing_collector
 from strategia.core.i18n import Text
 from strategia.engine import refusals, regiments, regroup, regroup_done, statutes
 from strategia.engine.artillery import strike
@@ -158,6 +159,7 @@ def corps_members(state: GameState, ref: UnitRef) -> list[UnitState]:
     return [u for u in state.units.values() if u.corps == ref]
 
 
+@pausing_collector  # every unit made anew
 def advance(
     state: GameState, rules: RuleSet, sides: set[str] | None = None
 ) -> tuple[GameState, list[Result]]:

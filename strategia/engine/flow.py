@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from strategia.core.collector import pausing_collector
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.apply import advance, apply
@@ -169,6 +170,7 @@ def resolution_order(
     return out
 
 
+@pausing_collector  # a state, a result and an explanation per order, all kept
 def execute_together(
     state: GameState, orders: list[tuple[str, Order]], rules: RuleSet
 ) -> tuple[GameState, list[Result]]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -230,9 +229,7 @@ def _path(
     if state.enemy_at(target, side):  # a counter's cell, not opened to it
         return [], INF
     d = max(abs(x) for x in origin.offset(target)) + 2
-    q = request
-    whole = ReachRequest(origin, q.costs, q.directions, 50.0, q.sector, q.cost_factor)
-    r = reach_many([whole], _blocked(state), d, (target,))[0]
+    r = reach_many([request.starting(origin, 50.0)], _blocked(state), d, (target,))[0]
     return r.path_to(target), r.cost_to(target)
 
 
@@ -307,7 +304,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                 break
             leg, cost = _path(state, side, req, pos, target)
             if not leg:
-                leg, cost = _towards(state, replace(req, origin=pos, budget=left), target)
+                leg, cost = _towards(state, req.starting(pos, left), target)
                 here = u.but(cells=(pos,), spent=1.0 - left)
                 cuts.append(no_way(state, here, target, rules))
             for a, b in itertools.pairwise(leg):

@@ -3,7 +3,8 @@
 `scipy.sparse.csgraph.dijkstra` searches a square window of cells around the unit, of the step
 costs of its type (`strategia.engine.costs`), other counters' cells blocked. One unit's window is
 a graph of fixed shape whose weights alone change, so its edges are laid out once per window
-size (`_template`) and each search only gathers the costs; the windows of many units form one
+size and set of directions it may step in (`_template`) and each search only gathers the costs
+and closes the edges into or out of a blocked cell; the windows of many units form one
 block-diagonal graph searched in one call (`min_only`), so the reachable areas of a thousand
 divisions cost one pass through compiled code.
 """
@@ -110,6 +111,13 @@ class ReachRequest:
     sector: tuple[Direction, float] | None  # (facing, max degrees) the destination must lie in
     cost_factor: float = 1.0  # 2.0 for a level-3 withdrawal at half speed (4.4)
 
+    def starting(self, origin: Cell, budget: float) -> ReachRequest:
+        """The same search from `origin` on `budget` turns (made for every leg of a move, so
+        without `dataclasses.replace`'s introspection)."""
+        return ReachRequest(
+            origin, self.costs, self.directions, budget, self.sector, self.cost_factor
+        )
+
 
 def radius(budget: float, fastest_km: float) -> int:
     """The window half-size that holds every cell reachable on `budget` turns."""
@@ -164,7 +172,7 @@ class _Template:
 
 
 @lru_cache(maxsize=256)
-def _template(n: int, directions: tuple[int, ...] = tuple(range(8))) -> _Template:
+def _template(n: int, directions: tuple[int, ...]) -> _Template:
     aa, bb = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
     src, dst, ks = [], [], []
     for k, (dx, dy) in enumerate(DELTAS.tolist()):
