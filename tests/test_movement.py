@@ -610,7 +610,9 @@ def test_a_turn_runs_with_the_collector_paused_and_leaves_it_as_it_was(
     was = gc.isenabled()
     (gc.enable if enabled else gc.disable)()
     try:
-        after, _ = flow.execute_together(state, [("red", parse_order("5 т.д. на 4,3", state))], R[3])
+        after, _ = flow.execute_together(
+            state, [("red", parse_order("5 т.д. на 4,3", state))], R[3]
+        )
         assert seen == [False] and gc.isenabled() is enabled
         advance(after, R[3])
         assert gc.isenabled() is enabled
