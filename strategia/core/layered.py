@@ -3,8 +3,10 @@
 A game state is copied for every order; with twenty thousand units a dict copy per order would
 make each order's cost grow with the army. `Layered` keeps a base dict that is never changed
 once built and a small top layer of what changed since; `updated` copies only the top layer,
-and folds it into a new base when it grows past the square root of the base's size (at least
-64 entries), so a long run of updates costs O(√n) each. Iteration order is a dict's: keys in
+and folds it into a new base when it grows past twice the square root of the base's size (at
+least 64 entries), so a long run of updates costs O(√n) each (twice the root: copying the top
+layer costs more an entry than copying the base; measured at 20,000 units, 17 -> 15 us an
+order's update). Iteration order is a dict's: keys in
 the order first inserted, a key removed and inserted again at the end.
 """
 
@@ -138,7 +140,7 @@ class Layered(Mapping[K, V], Generic[K, V]):
             else:
                 new[k] = v
                 n += 1
-        if len(over) + len(new) > max(64, math.isqrt(len(base))):
+        if len(over) + len(new) > max(64, 2 * math.isqrt(len(base))):
             return Layered._of(_fold(base, over, new), {}, {}, n)
         return Layered._of(base, over, new, n)
 
