@@ -39,6 +39,7 @@ from strategia.notation.orders import Frontage, Move, Turn
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet
 from strategia.rules.english import en
+from strategia.rules.kinds import DivisionKind
 from strategia.theatre import terrain
 from strategia.theatre.terrain import RELIEF_TERRAIN_KEY, TRAIL_TERRAIN_KEY, Relief
 
@@ -95,13 +96,23 @@ def _road_only(costs: StepCosts) -> StepCosts:
 def _request(
     state: GameState, u: UnitState, rules: RuleSet, mode: str, budget: float | None = None
 ) -> ReachRequest:
+    """The search for `u`'s move in `mode` on what it has left of the turn (or `budget`)."""
+    return _requests(state, [u], rules, mode, budget)[0]
+
+
+def _requests(
+    state: GameState,
+    units: list[UnitState],
+    rules: RuleSet,
+    mode: str,
+    budget: float | None = None,
+) -> list[ReachRequest]:
+    """`_request` of each of `units` (the step costs looked up once a kind)."""
     if mode not in MODES:
         raise OrderError(
             f"unknown movement mode {mode!r}: {', '.join(MODES)}",
             ru=f"нет такого способа движения: {mode!r} (можно: {', '.join(MODES)})",
         )
-    costs = unit_costs(state, u, rules, mode)
-    dirs, ahead = _steps(u.facing, mode)
     factor = 1.0
     with quiet():
         max_dev = float(rules.value("movement_limits", "max_deviation"))
@@ -112,9 +123,18 @@ def _request(
                 else "speed_factor"
             )
             factor = 1.0 / float(rules.value("withdrawal", key))
-    sector = None if ahead is None else (ahead, max_dev)
-    left = (0.0 if u.busy is not None else u.left) if budget is None else budget
-    return ReachRequest(u.cell, costs, dirs, left, sector, factor)
+    kinds: dict[tuple[DivisionKind, bool], StepCosts] = {}
+    out = []
+    for u in units:
+        kind = (u.division.kind, u.road_dropped)
+        costs = kinds.get(kind)
+        if costs is None:
+            costs = kinds[kind] = unit_costs(state, u, rules, mode)
+        dirs, ahead = _steps(u.facing, mode)
+        sector = None if ahead is None else (ahead, max_dev)
+        left = (0.0 if u.busy is not None else u.left) if budget is None else budget
+        out.append(ReachRequest(u.cell, costs, dirs, left, sector, factor))
+    return out
 
 
 @lru_cache(maxsize=32)
@@ -158,7 +178,7 @@ def reach_all(
 ) -> dict[UnitRef, Reach]:
     """Every unit's reachable area this turn, in one search."""
     refs = list(state.units) if refs is None else refs
-    reqs = [_request(state, state.unit(r), rules, mode) for r in refs]
+    reqs = _requests(state, [state.unit(r) for r in refs], rules, mode)
     reaches = reach_many(reqs, _blocked(state), radius(1.0, FASTEST_KM))
     return dict(zip(refs, reaches, strict=True))
 
