@@ -38,8 +38,8 @@ from turn import baseline
 from strategia.core.geometry import Cell
 from strategia.engine.apply import apply
 from strategia.engine.forces import stationary
-from strategia.engine.movement import reach_all
 from strategia.engine.state import GameState, initial_state
+from strategia.engine.unit_reach import reach_all
 from strategia.game.views import mediator_view, to_geojson
 from strategia.notation.orders import Move
 from strategia.rules import RuleSet, load_ruleset

@@ -21,7 +21,7 @@ bookkeeping, the results journaled, the snapshot kept and verified, synced). Eac
 Game turn starts from a fresh copy of the game file at turn 2, opened before the clock starts.
 
 The heavier turn (issue 25): each side's reach shown (every unit's reachable area, as a
-side's map shows it, `movement.reach_all`) before its orders; a blow from every division beside
+side's map shows it, `unit_reach.reach_all`) before its orders; a blow from every division beside
 an enemy on a cell its side has not struck yet (so about twice the blows), the strikes and the
 moves as above; two End turns (turn 2, then turn 3 with the same kind of orders from where turn
 2 left the units; the turn-3 orders are worked out beforehand, untimed); the journal on disk.
@@ -57,8 +57,8 @@ from strategia.core.geometry import Cell
 from strategia.engine import flow
 from strategia.engine.artillery import in_range
 from strategia.engine.costs import speeds, step_costs
-from strategia.engine.movement import reach_all
 from strategia.engine.state import GameState, initial_state
+from strategia.engine.unit_reach import reach_all
 from strategia.explain.trace import heads_only
 from strategia.game.game import Game
 from strategia.notation.orders import Attack, Move, Order, Strike

@@ -14,8 +14,8 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from strategia.core.errors import StrategiaError
-from strategia.engine.movement import reach_all
 from strategia.engine.state import initial_state
+from strategia.engine.unit_reach import reach_all
 from strategia.rules import RuleSet
 from strategia.rules.kinds import DivisionKind
 from strategia.theatre import terrain

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from strategia.core.geometry import Cell, Direction
 from strategia.engine.apply import advance, apply
-from strategia.engine.movement import prepare, reach, reach_all, unit_costs
 from strategia.engine.result import OrderError, Result
 from strategia.engine.state import GameState, initial_state
+from strategia.engine.unit_reach import prepare, reach, reach_all, unit_costs
 from strategia.explain.trace import Step
 from strategia.notation.orders import Move, Turn, parse_order
 from strategia.notation.refs import IllegalNotationError, UnitRef

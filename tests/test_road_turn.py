@@ -15,9 +15,9 @@ import pytest
 
 from strategia.core.geometry import Cell, Direction
 from strategia.engine.apply import advance, apply
-from strategia.engine.movement import reach
 from strategia.engine.result import Result
 from strategia.engine.state import GameState, initial_state
+from strategia.engine.unit_reach import reach
 from strategia.game.channel import channel
 from strategia.game.game import Game
 from strategia.notation.orders import parse_order

@@ -12,8 +12,8 @@ from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Text
 from strategia.core.numbers import quantity
 from strategia.engine.apply import apply
-from strategia.engine.movement import MODES, reach
 from strategia.engine.state import GameState, initial_state
+from strategia.engine.unit_reach import MODES, reach
 from strategia.explain.render import explanation_text, rule_label
 from strategia.notation.orders import parse_order
 from strategia.notation.refs import UnitRef

@@ -19,10 +19,10 @@ from strategia.core.numbers import num, pct, turns
 from strategia.engine.battle_record import Pursuit
 from strategia.engine.fighters import Fighter
 from strategia.engine.losses import cut_transfer
-from strategia.engine.movement import FASTEST_KM, _blocked, unit_costs
 from strategia.engine.reach import ReachRequest, radius, reach_many
 from strategia.engine.result import Cut, cut
 from strategia.engine.state import GameState, UnitState
+from strategia.engine.unit_reach import FASTEST_KM, _blocked, unit_costs
 from strategia.explain.trace import Trace, explain, record
 from strategia.notation.refs import UnitRef
 from strategia.rules import RuleSet

@@ -20,11 +20,11 @@ from strategia.core.numbers import divisions, num
 from strategia.core.numbers import turns as turns_text
 from strategia.engine.capability import at_work
 from strategia.engine.losses import interdicted
-from strategia.engine.movement import FASTEST_KM, _blocked, _request, unit_costs
 from strategia.engine.reach import ReachRequest, radius, reach_many
 from strategia.engine.result import Cut, Result, cut
 from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.engine.transfer import TransferError, plan_transfer
+from strategia.engine.unit_reach import FASTEST_KM, _blocked, _request, unit_costs
 from strategia.explain.trace import explain
 from strategia.notation.orders import March, Transfer
 from strategia.rules import RuleSet

@@ -25,8 +25,8 @@ from scipy import ndimage
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
 from strategia.core.numbers import num
-from strategia.engine.movement import reach
 from strategia.engine.state import GameState, UnitState
+from strategia.engine.unit_reach import reach
 from strategia.notation.orders import March, Move, Order, Transfer, Turn
 from strategia.notation.refs import UnitRef
 from strategia.players.decision import Decision, Goal, step

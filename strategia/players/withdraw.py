@@ -9,8 +9,8 @@ from __future__ import annotations
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.core.numbers import num, pct
-from strategia.engine.movement import reach
 from strategia.engine.state import GameState, UnitState
+from strategia.engine.unit_reach import reach
 from strategia.notation.orders import Attack, Move
 from strategia.notation.refs import UnitRef
 from strategia.players.decision import Decision, Goal, ratio, step

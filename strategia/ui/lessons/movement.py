@@ -17,8 +17,8 @@ from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
 from strategia.engine.apply import apply
-from strategia.engine.movement import reach
 from strategia.engine.state import GameState, initial_state
+from strategia.engine.unit_reach import reach
 from strategia.explain.render import explanation_html
 from strategia.game.views import mediator_view, to_geojson
 from strategia.notation.orders import parse_order

@@ -22,9 +22,9 @@ import ipywidgets as w
 from strategia.core.errors import StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text, check_lang
-from strategia.engine.movement import reach
 from strategia.engine.result import Result
 from strategia.engine.state import GameState
+from strategia.engine.unit_reach import reach
 from strategia.game import report_render as rr
 from strategia.game.accounts import Told
 from strategia.game.channel import SideChannel, channel
