@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
+from immutables import Map
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
@@ -278,10 +279,13 @@ class GameState:
                 for c in u.cells:
                     if u.ref not in refs[c.lon, c.lat]:
                         refs[c.lon, c.lat].append(u.ref)
-            index = index.updated(
-                [(key, tuple(r)) for key, r in refs.items() if r],
-                [key for key, r in refs.items() if not r],
-            )
+            with index.mutate() as cells:
+                for key, r in refs.items():
+                    if r:
+                        cells[key] = tuple(r)
+                    elif key in cells:
+                        del cells[key]
+                index = cells.finish()
         sides = self._sides
         old_owner = {u.ref: u.owner for u in gone}
         if any(old_owner.get(u.ref) != u.owner for u in came) or len(gone) != len(came):
@@ -321,13 +325,14 @@ class GameState:
         return [self.units[r] for r in found]
 
     @cached_property
-    def _by_cell(self) -> Layered[tuple[int, int], tuple[UnitRef, ...]]:
-        """The counters on each cell, keyed by (lon, lat)."""
+    def _by_cell(self) -> Map[tuple[int, int], tuple[UnitRef, ...]]:
+        """The counters on each cell, keyed by (lon, lat) (a persistent hash map: a state
+        made from this one by an order shares it, but for the cells that changed)."""
         out: dict[tuple[int, int], list[UnitRef]] = {}
         for u in self.units.values():
             for c in u.cells:
                 out.setdefault((c.lon, c.lat), []).append(u.ref)
-        return Layered((c, tuple(refs)) for c, refs in out.items())
+        return Map((c, tuple(refs)) for c, refs in out.items())
 
     @cached_property
     def _corps(self) -> Layered[UnitRef, int]:
