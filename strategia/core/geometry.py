@@ -64,13 +64,8 @@ class Direction(Kind):
     @classmethod
     def from_delta(cls, d_lon: int, d_lat: int) -> Direction:
         """The direction nearest to the vector (d_lon, d_lat)."""
-        step = _STEPS.get((d_lon, d_lat))
-        if step is not None:  # a step to a neighbouring cell
-            return step
-        if d_lon == 0 and d_lat == 0:
-            raise ValueError("no direction for a zero step")
-        bearing = math.degrees(math.atan2(d_lon, d_lat)) % 360
-        return _ORDER[round(bearing / 45) % 8]
+        step = _STEPS.get((d_lon, d_lat))  # a step to a neighbouring cell, looked up
+        return step if step is not None else _nearest(d_lon, d_lat)
 
 
 # The Russian names' genitive, dative and prepositional: с севера, к северу, на севере.
@@ -83,10 +78,16 @@ _CASES = {
 _DELTAS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 _ORDER = tuple(Direction)
 _INDEX = {d: i for i, d in enumerate(_ORDER)}
-_STEPS: dict[tuple[int, int], Direction] = {}  # filled below, by `from_delta` itself
-_STEPS = {  # the eight steps to a neighbouring cell, kept
-    (dx, dy): Direction.from_delta(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy
-}
+
+
+def _nearest(d_lon: int, d_lat: int) -> Direction:
+    if d_lon == 0 and d_lat == 0:
+        raise ValueError("no direction for a zero step")
+    bearing = math.degrees(math.atan2(d_lon, d_lat)) % 360
+    return _ORDER[round(bearing / 45) % 8]
+
+
+_STEPS = {(dx, dy): _nearest(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy}
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -224,10 +224,16 @@ def _one_weights(
         a, b = c.lon - 1 - i0, c.lat - 1 - j0
         if 0 <= a < n and 0 <= b < n and 0 < c.lon <= w and 0 < c.lat <= h:
             win[a * n + b] = False
-    shut = win[t.src]
-    shut |= win[t.dst]
+    return _close(data, win, t)
+
+
+def _close(data: np.ndarray, win: np.ndarray, t: _Template) -> np.ndarray:
+    """`data` (the weights of `t`'s edges, the last axis) INF on the edges into or out of a
+    cell `win` marks blocked (its last axis: the window's cells)."""
+    shut = win[..., t.src]
+    shut |= win[..., t.dst]
     data[shut] = INF
-    return np.asarray(data)
+    return data
 
 
 def search_one(
@@ -312,9 +318,7 @@ def reach_many(
         np.maximum(weights, 1e-9, out=weights)
         win = framed[i0[:, None] + r + aa, j0[:, None] + r + bb]
         win[:, r * n + r] = False
-        shut = win[:, t.src]
-        shut |= win[:, t.dst]
-        weights[shut] = INF
+        _close(weights, win, t)
         at = first[us][:, None] + np.arange(len(t.src))
         data[at] = weights
         indices[at] = t.dst + size * us[:, None]

@@ -132,6 +132,7 @@ class Form:
 
 
 _Compiled = tuple[Form, Lang | None, tuple[Item, ...], tuple[int, ...]]  # a form's template
+_Candidates = tuple[list[_Compiled], list[_Compiled]]  # a class's forms, those a line may be
 _NUMBERS = re.compile(r"\d+")
 
 
@@ -156,8 +157,7 @@ class Grammar:
         if any(ch.isdigit() for p in self._patterns for ch in p.pattern):
             raise ValueError("a form's words hold a digit: `_candidates` reads lines without")
         # the forms to try for a line, by the line with its numbers written 0 (`_candidates`)
-        self._by_outline: dict[tuple[str, type | None], tuple[list[_Compiled], list[_Compiled]]]
-        self._by_outline = {}
+        self._by_outline: dict[tuple[str, type | None], _Candidates] = {}
 
     # -- reading --
 
@@ -182,7 +182,7 @@ class Grammar:
             raise InvalidNotationError(text, f"no {self.what}", 1, self.expected(cls))
         raise _best(fails, text, self.expected(cls))
 
-    def _candidates(self, text: str, cls: type | None) -> tuple[list[_Compiled], list[_Compiled]]:
+    def _candidates(self, text: str, cls: type | None) -> _Candidates:
         """The forms of `cls`, and those of them whose own words are all in `text`. Which
         words a line holds does not depend on its numbers (no form's words have a digit, and
         a digit is a word character either way), so the answer is kept for the line's
