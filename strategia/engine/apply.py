@@ -11,15 +11,15 @@ from typing import Any
 
 from strategia.core.collector import pausing_collector
 from strategia.core.i18n import Text
-from strategia.engine import refusals, regiments, regroup, regroup_done, statutes
+from strategia.engine import conditions, refusals, regiments, regroup, regroup_done, statutes
 from strategia.engine.artillery import strike
 from strategia.engine.capability import at_work, carry_on
 from strategia.engine.columns import column_turn, march, transfer
 from strategia.engine.corps import corps_order
 from strategia.engine.facing import frontage, reform, turn
-from strategia.engine.result import OrderError, Result
+from strategia.engine.result import Cut, OrderError, Result
 from strategia.engine.state import Busy, GameState, UnitState, where
-from strategia.explain.trace import explain
+from strategia.explain.trace import explain, record
 from strategia.notation.orders import (
     Attack,
     FaceRegiments,
@@ -113,11 +113,13 @@ def _apply(
     if side is not None:
         _own_or_refuse(state, order, ref, side)
     if isinstance(order, WHOLE):  # the handler reads a corps named in it (9.8, 5.9)
-        if check and isinstance(order, Attack):
-            refusals.blow_beside(state, order)
-        new, r = handler(state, order, rules)
         members = corps_members(state, ref)
         lead = members[0].ref if members else ref if ref in state.units else ref.division
+        if isinstance(order, Attack):
+            if check:
+                refusals.blow_beside(state, order)
+            return _blow(state, order, rules, lead)
+        new, r = handler(state, order, rules)
         return new, r.of_side(state.side_of(lead))
     if not isinstance(order, BY_ONE_DIVISION) and (members := corps_members(state, ref)):
         if check and isinstance(order, Move):
@@ -133,8 +135,29 @@ def _apply(
     refusals.garrison(order, ref, rules)
     if check and isinstance(order, Move):
         refusals.sector(order, [state.unit(ref)], rules)
+    if (short := conditions.short_of(state, order, ref)) is not None:
+        return state, conditions.cut_to_nothing(state, order, ref, short).of_side(
+            state.side_of(ref)
+        )
     new, r = handler(state, order, rules)
     return new, r.of_side(state.side_of(ref))
+
+
+def _blow(
+    state: GameState, order: Attack, rules: RuleSet, lead: UnitRef
+) -> tuple[GameState, Result]:
+    """A blow by the attackers that have not used their move (`conditions.without_spent`)."""
+    if lead not in state.units:  # the battle names what is missing
+        new, r = statutes.blow(state, order, rules)
+        return new, r.of_side(state.side_of(lead))
+    side = state.side_of(lead)
+    left, cuts = conditions.without_spent(state, order)
+    if left is None:
+        return state, conditions.cut_to_nothing(state, order, lead, cuts[0]).of_side(side)
+    new, r = statutes.blow(state, left, rules)
+    if cuts:
+        r = Result(order.format("ru"), r.outcome, r.explanation, (*cuts, *r.cuts), r.battle, side)
+    return new, r.of_side(side)
 
 
 def _own_or_refuse(state: GameState, order: Order, ref: UnitRef, side: str) -> None:
@@ -189,23 +212,34 @@ def advance(
                 changed.append(moved)
             results += [fired.of_side(state.side_of(u.ref))] if fired is not None else []
             if moved is not None and fired is None and moved.cells != u.cells:
-                results.append(_note(state, u, moved))
+                results.append(_note(state, u, moved, None))
             continue
-        new = _carry_on(fresh, rules)
+        new, why = _carry_on(state, fresh, rules)
         changed.append(new)
         if u.busy.what == "regrouping":
             continue  # regroup.complete reports it
         if new.cells != u.cells or new.facing != u.facing or not new.busy:
-            results.append(_note(state, u, new))
+            results.append(_note(state, u, new, why))
     after = state.with_units(changed, gone)
     after, done = regroup_done.complete(after, rules, before=state)
     return after, results + done
 
 
-def _carry_on(u: UnitState, rules: RuleSet) -> UnitState:
+def _carry_on(state: GameState, u: UnitState, rules: RuleSet) -> tuple[UnitState, Cut | None]:
+    """A turn of the unit's work, and why its end could not be carried out, if it could not."""
     b = u.busy
     assert b is not None
     new, over = carry_on(u, rules)
+    if over and b.what in ("frontage", "crossing") and b.target:
+        rule, shared = ("4.6", False) if b.what == "frontage" else ("table 4", True)
+        for c in b.target:
+            if c not in u.cells and (why := conditions.cell_open(state, u, c, rule, shared)):
+                return new, why  # the cell is no longer open to it: it stays where it stands
+    return _finished(new, b, over, rules), None
+
+
+def _finished(new: UnitState, b: Busy, over: bool, rules: RuleSet) -> UnitState:
+    """The unit as the work `b` leaves it (done, if `over`)."""
     if over and b.then:  # the work that follows (after a march, joining: 4.11)
         rest = round(max(float(b.then[1]) - new.left, 0.0), 9)
         work = Busy(str(b.then[0]), rest, plan=tuple(b.then[2:]))
@@ -221,12 +255,15 @@ def _carry_on(u: UnitState, rules: RuleSet) -> UnitState:
     return new
 
 
-def _note(state: GameState, before: UnitState, after: UnitState) -> Result:
+def _note(state: GameState, before: UnitState, after: UnitState, why: Cut | None) -> Result:
     what = before.busy.label if before.busy else Text("")
     with explain(
         Text(en(f"{before.ref}: {what.en} goes on"), f"{before.ref}: {what.ru} продолжается"),
         rule="4.12",
     ) as ex:
+        if why is not None:
+            record(why.reason, None, kind="cut", rule=why.rule)
         ex.set(after.spent)
     by = state.side_of(before.ref)
-    return Result(f"{before.ref} ({what.ru})", where(after), ex.freeze(), by=by)
+    cuts = () if why is None else (why,)
+    return Result(f"{before.ref} ({what.ru})", where(after), ex.freeze(), cuts, by=by)

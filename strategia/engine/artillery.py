@@ -129,7 +129,7 @@ def strike(state: GameState, order: Strike, rules: RuleSet) -> tuple[GameState, 
         ex.step(Text("the battery fires from", "батарея ведет огонь из"), at, rule="9.7a")
         explain_reach(ex, gun.cell, order.target, rules)
         why = None
-        if gun.busy is not None or gun.left <= 0 or not gun.combat_capable:
+        if gun.busy is not None or not gun.combat_capable:
             why = cut(
                 "9.7",
                 en(f"{gun.ref} cannot fire this turn"),

@@ -12,6 +12,7 @@ from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.battle_outcome import exchange, losses, pursue, retreat, spend
 from strategia.engine.battle_record import BattleRecord, Fighting, Pursuit
+from strategia.engine.conditions import NEEDS, lacks_time
 from strategia.engine.fighters import (
     Fighter,
     Member,
@@ -254,6 +255,8 @@ def _cannot_attack(state: GameState, u: UnitState, target: Cell) -> Cut | None:
         return cut(
             "9.17", en(f"{ref} is not combat-capable now ({what})"), f"{ref} сейчас небоеспособна"
         )
+    if (spent := lacks_time(u, NEEDS[Attack])) is not None:
+        return spent
     if min(c.chebyshev(target) for c in u.cells) != 1:
         return cut(
             "9.3",

@@ -25,7 +25,7 @@ from strategia.engine.result import Cut, Result, cut
 from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.engine.transfer import TransferError, plan_transfer
 from strategia.engine.unit_reach import FASTEST_KM, _blocked, _request, unit_costs
-from strategia.explain.trace import explain
+from strategia.explain.trace import explain, record
 from strategia.notation.orders import March, Transfer
 from strategia.rules import RuleSet
 from strategia.rules.english import en
@@ -94,10 +94,10 @@ def march(state: GameState, order: March, rules: RuleSet) -> tuple[GameState, Re
         problem = None
         if not rules.active("march"):
             problem = Text("the march is a level-2 rule (4.8)", "марш — правило 2 уровня (4.8)")
-        elif u.busy is not None or u.left <= 0:
+        elif u.busy is not None:
             problem = Text(
-                en(f"{u.ref} has no time to form up this turn"),
-                f"у {u.ref} нет времени на построение",
+                en(f"{u.ref} is busy: no time to form up this turn"),
+                f"{u.ref} занята: нет времени на построение",
             )
         approach: tuple[list[Cell], list[float]] | None = ([u.cell], [0.0])
         if problem is None and not state.grid.road[terrain.index(state.theatre, u.cell)]:
@@ -296,6 +296,37 @@ def _behind(state: GameState, u: UnitState, cells: list[Cell], ahead: list[Cell]
     return min(options)[-1] if options else None
 
 
+def _blocked_ahead(state: GameState, u: UnitState, passed: list[Cell]) -> Cell | None:
+    """The first cell of this turn's way that is no longer free of the enemy (4.8: a march goes
+    only through space free of the enemy, checked on every turn of it), or None."""
+    side = state.side_of(u.ref)
+    for c in passed:
+        if any(state.side_of(o.ref) != side for o in state.beside([c])):
+            return c
+    return None
+
+
+def _march_stopped(
+    state: GameState, u: UnitState, route: list[Cell], stop: Cell, rules: RuleSet
+) -> tuple[UnitState, Result]:
+    """A march that meets the enemy ends before the cell that is not free (4.8), the division
+    recovering from it there."""
+    i = route.index(stop) if stop in route else 0
+    head = route[i - 1] if i > 0 and route[i - 1] != u.cell else u.cell
+    title = Text(en(f"{u.ref}: the march goes on"), f"{u.ref}: марш продолжается")
+    why = cut(
+        "4.8",
+        en(f"the road at {stop} is no longer free of the enemy: the march ends at {head}"),
+        f"дорога у {stop} больше не свободна от противника: марш закончен в {head}",
+    )
+    with explain(title, rule="4.8") as ex:
+        record(why.reason, None, kind="cut", rule="4.8")
+        ex.set(0.0)
+    arrived = replace(_arrived(replace(u, cells=(head,)), rules), spent=1.0)
+    label = u.busy.label.ru if u.busy is not None else "марш"
+    return arrived, Result(f"{u.ref} ({label})", where(arrived), ex.freeze(), (why,))
+
+
 def _arrived(u: UnitState, rules: RuleSet) -> UnitState:
     rest = float(rules.value("march", "recovery_turns"))
     return at_work(replace(u, cells=u.cells[:1], on_march=False), Busy("recovering", rest), rules)
@@ -310,12 +341,12 @@ def transfer(state: GameState, order: Transfer, rules: RuleSet) -> tuple[GameSta
     )
     cuts: list[Cut] = []
     with explain(title, rule="4.5", unit="turn") as ex:
-        if u.busy is not None or u.spent > 0:
+        if u.busy is not None:
             cuts.append(
                 cut(
                     "4.5",
-                    en(f"{u.ref} must begin a transfer with a whole turn"),
-                    f"{u.ref}: переброска начинается с целого хода",
+                    en(f"{u.ref} is busy: a transfer begins with a whole turn"),
+                    f"{u.ref} занята: переброска начинается с целого хода",
                 )
             )
             ex.set(0.0)
@@ -397,6 +428,8 @@ def column_turn(
                 return moved, Result(f"{u.ref} ({b.label.ru})", where(moved), ex.freeze())
             u = hit
     if b.what == "march":
+        if (stop := _blocked_ahead(state, u, passed)) is not None:
+            return _march_stopped(state, u, route, stop, rules)
         new = _on_road(state, u, route, nxt, int(rules.value("march", "length")))
         if rest:
             return replace(

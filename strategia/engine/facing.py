@@ -65,15 +65,11 @@ def turn(state: GameState, order: Turn, rules: RuleSet) -> tuple[GameState, Resu
         signed = diff - 8 if diff > 4 else diff
         steps = abs(signed)
         why = _cannot_turn(state, u)
-        if why is not None or steps == 0 or u.left <= 0:
+        if why is not None or steps == 0:
             if why is None:
-                why = (
-                    Text(
-                        en(f"{u.ref} already faces {order.facing.en}"),
-                        f"{u.ref} уже фронтом на {order.facing.ru}",
-                    )
-                    if steps == 0
-                    else Text(en(f"{u.ref} has used this turn"), f"{u.ref} уже использовала ход")
+                why = Text(
+                    en(f"{u.ref} already faces {order.facing.en}"),
+                    f"{u.ref} уже фронтом на {order.facing.ru}",
                 )
             cuts.append(Cut(why, "4.3"))
             ex.set(0.0)
@@ -177,8 +173,8 @@ def reform(
                 "formations are a level-2 rule (9.6, tables 7-10)",
                 "построения — правило 2 уровня (9.6, таблицы 7-10)",
             )
-        elif u.busy is not None or u.left <= 0:
-            why = Text(en(f"{u.ref} has no time this turn"), f"у {u.ref} нет времени в этот ход")
+        elif u.busy is not None:
+            why = Text(en(f"{u.ref} is busy this turn"), f"{u.ref} занята в этот ход")
         elif same:
             why = Text(en(f"{u.ref} already so"), f"{u.ref} уже в таком построении")
         if why is not None:
@@ -270,8 +266,8 @@ def _frontage_problem(
             "changing the frontage is a level-2 rule (4.6)",
             "изменение ширины фронта — правило 2 уровня (4.6)",
         )
-    if u.busy is not None or u.left <= 0:
-        return Text(en(f"{u.ref} has no time for it this turn"), f"у {u.ref} нет на это времени")
+    if u.busy is not None:
+        return Text(en(f"{u.ref} is busy this turn"), f"{u.ref} занята в этот ход")
     if not order.extend:
         if len(u.cells) != 2:
             return Text(en(f"{u.ref} already stands on one square"), f"{u.ref} уже на одной клетке")

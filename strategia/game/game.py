@@ -21,6 +21,7 @@ from strategia.engine import flow, refusals
 from strategia.engine.apply import acting_unit, apply
 from strategia.engine.result import Result
 from strategia.engine.state import GameState
+from strategia.explain.render import rule_label
 from strategia.explain.trace import Explained, heads_only
 from strategia.game import textform, war_news
 from strategia.game.clock import check_clock_level
@@ -420,7 +421,10 @@ class Game(Mediation):
                 turn = t
                 lines.append(f"\n{words[0]} {t}")
             who = f"{side_name(side, lang, capital=True)}: " if side else ""
-            nothing = f"  [{NOTHING(lang)}]" if r.cut_to_nothing else ""
+            nothing = ""
+            if r.cut_to_nothing:  # the mediator's: why, and by which rule
+                why = r.cuts[0]
+                nothing = f"  [{NOTHING(lang)}: {why.reason(lang)} ({rule_label(why.rule, lang)})]"
             lines.append(f"  {who}{order_in(r.order, lang)}  →  {r.outcome(lang)}{nothing}")
             if k + 1 == len(results) or results[k + 1][0] != seq:
                 lines += news.pop(seq, [])
