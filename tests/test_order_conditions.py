@@ -270,3 +270,19 @@ def test_a_frontage_change_does_not_end_on_a_square_taken_meanwhile() -> None:
     assert new.unit(ref("1 с.д.")).cells == (Cell(6, 3),)
     r = next(r for r in results if r.order.startswith("1 с.д."))
     assert r.cuts and r.cuts[0].rule == "4.12" and "6,2" in r.cuts[0].reason.ru
+
+
+def test_a_front_is_not_extended_onto_ground_its_kind_cannot_cross() -> None:
+    """4.6: the frontage changes «при условии проходимости местности». A tank division at 3,5
+    facing east may not stretch its card onto the swamp at 3,4 (table 4: a т.д. crosses swamp
+    only by roads and trails; 3,4 has none): the order is cut to nothing, 4.6; a rifle division
+    there (10 km a turn in swamp) may."""
+    b = ScenarioBuilder.blank(8, 8).state("R", "К", "red").paint("swamp", lon=3, lat=4)
+    b = b.place("R", "5 т.д. - 3,5 фронтом на восток", "1 с.д. - 6,5 фронтом на восток")
+    s = initial_state(b.build(), 2)
+    _, r = apply(s, parse_order("5 т.д. растянуть на 3,4", s), R[2], "red")
+    assert r.cut_to_nothing and r.cuts[0].rule == "4.6"
+    assert "непроходима для 5 т.д." in r.cuts[0].reason.ru
+    s = s.with_units([replace(s.unit(ref("1 с.д.")), cells=(Cell(3, 5),))], [ref("5 т.д.")])
+    new, r = apply(s, parse_order("1 с.д. растянуть на 3,4", s), R[2], "red")
+    assert not r.cuts and new.unit(ref("1 с.д.")).cells == (Cell(3, 5), Cell(3, 4))

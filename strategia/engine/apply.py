@@ -233,7 +233,7 @@ def _carry_on(state: GameState, u: UnitState, rules: RuleSet) -> tuple[UnitState
     if over and b.what in ("frontage", "crossing") and b.target:
         rule, shared = ("4.6", False) if b.what == "frontage" else ("table 4", True)
         for c in b.target:
-            if c not in u.cells and (why := conditions.cell_open(state, u, c, rule, shared)):
+            if c not in u.cells and (why := conditions.cell_open(state, u, c, rule, shared, rules)):
                 return new, why  # the cell is no longer open to it: it stays where it stands
     return _finished(new, b, over, rules), None
 

@@ -32,6 +32,7 @@ from enum import Enum
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.core.numbers import turns
+from strategia.engine.costs import speeds
 from strategia.engine.result import Cut, Result
 from strategia.engine.state import GameState, UnitState, where
 from strategia.explain.trace import explain, record
@@ -55,6 +56,7 @@ from strategia.notation.orders import (
     Turn,
 )
 from strategia.notation.refs import UnitRef
+from strategia.rules import RuleSet
 from strategia.rules.english import en
 from strategia.theatre import terrain
 from strategia.theatre.terrain import Relief
@@ -188,13 +190,34 @@ def _units_named(state: GameState, ref: UnitRef) -> list[UnitState]:
     return [state.unit(unit)] if unit in state.units else []
 
 
-def cell_open(state: GameState, u: UnitState, cell: Cell, rule: str, shared: bool) -> Cut | None:
-    """Why `u` may not end a turn's work on `cell`, or None: off the map, water, or taken since
-    the order was given (by an enemy; with `shared` False, by anyone: a 1x2 card's square, 4.6)."""
+def passable(state: GameState, u: UnitState, cell: Cell, rule: str, rules: RuleSet) -> Cut | None:
+    """Why the ground of `cell` is not passable for `u`'s kind (table 4: water, or a relief the
+    kind crosses only along roads and trails, where the cell has none), or None."""
     if not terrain.on_map(state.theatre, cell):
         return Cut(Text(en(f"{cell} is off the map"), f"{cell} вне карты"), rule)
-    if Relief(int(state.grid.relief[terrain.index(state.theatre, cell)])) == Relief.WATER:
+    at = terrain.index(state.theatre, cell)
+    relief = Relief(int(state.grid.relief[at]))
+    if relief == Relief.WATER:
         return Cut(Text(en(f"{cell} is water"), f"{cell} — вода"), rule)
+    if speeds(u.division.kind, rules).ground.get(relief, 0.0) > 0 or state.grid.road[at]:
+        return None
+    return Cut(
+        Text(
+            en(f"{cell} ({relief.name.lower()}) is impassable for {u.ref} off the roads (table 4)"),
+            f"{cell}: местность непроходима для {u.ref} вне дорог (табл. 4)",
+        ),
+        rule,
+    )
+
+
+def cell_open(
+    state: GameState, u: UnitState, cell: Cell, rule: str, shared: bool, rules: RuleSet
+) -> Cut | None:
+    """Why `u` may not end a turn's work on `cell`, or None: not passable for it (`passable`),
+    or taken since the order was given (by an enemy; with `shared` False, by anyone: a 1x2
+    card's square, 4.6)."""
+    if (why := passable(state, u, cell, rule, rules)) is not None:
+        return why
     side = state.side_of(u.ref)
     others = [o for o in state.occupants(cell) if o.ref != u.ref]
     if any(not shared or state.side_of(o.ref) != side for o in others):
@@ -215,6 +238,7 @@ __all__ = [
     "cell_open",
     "cut_to_nothing",
     "lacks_time",
+    "passable",
     "short_of",
     "without_spent",
 ]

@@ -11,6 +11,7 @@ from dataclasses import replace
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
 from strategia.core.numbers import num, turns
+from strategia.engine.conditions import passable
 from strategia.engine.result import Cut, Result, cut
 from strategia.engine.state import Busy, GameState, UnitState, where
 from strategia.explain.trace import Trace, explain, record
@@ -297,7 +298,5 @@ def _frontage_problem(
         return Text(
             en(f"{order.cell} is taken or off the map"), f"{order.cell} занята или вне карты"
         )
-    relief = Relief(int(state.grid.relief[terrain.index(state.theatre, order.cell)]))
-    if relief == Relief.WATER:
-        return Text(en(f"{order.cell} is water"), f"{order.cell} — вода")
-    return None
+    why = passable(state, u, order.cell, "4.6", rules)  # «при условии проходимости местности»
+    return None if why is None else why.reason
