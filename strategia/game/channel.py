@@ -175,15 +175,24 @@ class SideChannel:
 
     # --- what the side gives -----------------------------------------------------------------
 
-    def order(self, text: str, reason: dict[str, Any] | None = None) -> Told | None:
+    def position(self) -> int:
+        """The journal position the side's screen shows (after catching up): what its next
+        command is decided on, passed back as `at`."""
+        return self.game.refresh().position
+
+    def order(
+        self, text: str, reason: dict[str, Any] | None = None, at: int | None = None
+    ) -> Told | None:
         """Give an order as the side; what the side is told of it (None: sealed until the
         mediator ends the turn, level 3). `reason`, a computer player's decision (its goal and
-        reason as JSON), is kept beside the order in the same command (`Game.decide`)."""
+        reason as JSON), is kept beside the order in the same command (`Game.decide`). `at`:
+        the position the side decided on (`position`): refused if the side has been told of
+        anything since (`strategia.game.positions`), never for what it was not told."""
         order = parse_order(text, side_context(self.game.state, self.side))
         if reason is not None:
-            r = self.game.decide(self.side, reason, order.format("ru"))
+            r = self.game.decide(self.side, reason, order.format("ru"), at=at)
         else:
-            r = self.game.order(order.format("ru"), self.side)
+            r = self.game.order(order.format("ru"), self.side, at=at, seen_as=self.side)
         if r is None:
             return None
         return told(r, self.side) or Told(order.format("ru"), r.outcome)
@@ -193,10 +202,11 @@ class SideChannel:
         sector held): journalled for the mediator, told to the side after the war only."""
         self.game.decide(self.side, reason)
 
-    def ask(self, text: str) -> dict[str, Any]:
+    def ask(self, text: str, at: int | None = None) -> dict[str, Any]:
         """Ask a reconnaissance question (8.3); the answer as the side hears it. Any
-        well-formed question is paid for; a unit the side cannot find is «не обнаружена»."""
-        a = self.game.ask(self.side, text)
+        well-formed question is paid for; a unit the side cannot find is «не обнаружена».
+        `at`: as for `order`."""
+        a = self.game.ask(self.side, text, at=at, seen_as=self.side)
         return {k: a[k] for k in ANSWER_KEYS if k in a}
 
     # --- helpers -----------------------------------------------------------------------------

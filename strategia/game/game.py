@@ -235,8 +235,12 @@ class Game(Mediation):
 
     # --- commands: each catches up, computes, writes its entries, then takes effect ------------
 
-    def order(self, text: str, side: str | None = None) -> Result | None:
-        """Give an order in journal notation; at level 3 it waits for `end_turn` (returns None)."""
+    def order(
+        self, text: str, side: str | None = None, at: int | None = None, seen_as: str | None = None
+    ) -> Result | None:
+        """Give an order in journal notation; at level 3 it waits for `end_turn` (returns None),
+        sealed for the turn in progress. `at`: the position it was decided on, by the mediator
+        or the side `seen_as` (`Commands._command`)."""
 
         def body() -> Result | None:
             self._playing()
@@ -254,8 +258,10 @@ class Game(Mediation):
                         ru=f"{text}: у {side_name(who, 'ru', 'gen')} нет {order.unit} на карте",
                     )
                 entry = self.journal.append(
-                    "order", {"side": who, "order": order.format("ru"), "queued": True}
-                )
+                    "order",
+                    {"side": who, "order": order.format("ru"), "queued": True,
+                     "turn": self.state.turn},
+                )  # fmt: skip
                 self.queued.append((entry.seq, who, order))
                 return None
             if who != self.side:
@@ -270,35 +276,46 @@ class Game(Mediation):
             )
             return self._commit(new, [(entry.seq, who, result)], self._heads())[0]
 
-        return self._command(body)
+        return self._command(body, at, seen_as)
 
-    def end_turn(self) -> list[Result]:
+    def end_turn(
+        self, at: int | None = None, side: str | None = None, turn: int | None = None
+    ) -> list[Result]:
         """End the side's move (levels 1-2) or carry out every side's orders (level 3); the
-        game after it is kept as a snapshot."""
+        game after it is kept as a snapshot. `side` and `turn`: the move it is meant to end,
+        refused (`StaleError`) if that move is over (a second End turn ends nothing)."""
 
         def body() -> list[Result]:
             self._playing()
+            self._move_is(side, turn)
             with heads_only(self._heads()):
-                new, side, results = self._end_turn(self.state, self.side)
+                new, nxt, results = self._end_turn(self.state, self.side)
             entry = self.journal.append(
                 "end-turn",
                 {
                     "side": self.side,
                     "turn_after": new.turn,
-                    "next": side,
+                    "next": nxt,
                     "results": [r.to_record() for r in results],
                 },
             )
             self.queued = []
-            self.side = side
+            self.side = nxt
             results = self._commit(new, [(entry.seq, "", r) for r in results], self._heads())
             self.journal.put_snapshot(entry.seq, self._verified_snapshot())
             self._moved_on(entry.seq)
             return results
 
-        return self._command(body)
+        return self._command(body, at)
 
-    def ask(self, side: str, text: str, lie: bool | None = None) -> dict[str, Any]:
+    def ask(
+        self,
+        side: str,
+        text: str,
+        lie: bool | None = None,
+        at: int | None = None,
+        seen_as: str | None = None,
+    ) -> dict[str, Any]:
         """A reconnaissance question (8.3) of `side` (asked by it, or by the mediator for it),
         recorded with its truth (for the mediator only) and the mediator's choice of a false
         answer, if made. It is read against what the side knows (`strategia.game.knowledge`)."""
@@ -320,9 +337,11 @@ class Game(Mediation):
             self._answers.append((entry.seq, data))
             return data
 
-        return self._command(body)
+        return self._command(body, at, seen_as)
 
-    def decide(self, side: str, reason: dict[str, Any], text: str | None = None) -> Result | None:
+    def decide(
+        self, side: str, reason: dict[str, Any], text: str | None = None, at: int | None = None
+    ) -> Result | None:
         """A computer player's decision (`strategia.players`): its order if it gives one, and
         its goal and reason kept beside it (a "decision" entry) in the same command. Replay
         carries the order out and passes the decision by; the mediator's journal shows it."""
@@ -338,7 +357,7 @@ class Game(Mediation):
             self.journal.append("decision", data)
             return r
 
-        return self._command(body)
+        return self._command(body, at, side)
 
     def decisions(
         self, side: str | None = None, turn: int | None = None

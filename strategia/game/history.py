@@ -239,15 +239,13 @@ class History:
         of its past already read (an undo takes back nothing before the move in progress)."""
         fresh = type(self)._load(self.journal)
         base = fresh._base
-        if self._read_results:
-            fresh._results[:0] = [r for r in self._results if r[0] <= base]
-        if self._read_answers:
-            fresh._answers[:0] = [a for a in self._answers if a[0] <= base]
-        if self._read_notes:
-            fresh._notes[:0] = [n for n in self._notes if n[0] <= base]
-        fresh._read_results = self._read_results
-        fresh._read_answers = self._read_answers
-        fresh._read_notes = self._read_notes
+        for name in ("results", "answers", "notes"):
+            if getattr(fresh, f"_read_{name}"):
+                continue  # loading read its past already: adding ours would count it twice
+            if getattr(self, f"_read_{name}"):
+                kept = [x for x in getattr(self, f"_{name}") if x[0] <= base]
+                getattr(fresh, f"_{name}")[:0] = kept
+                setattr(fresh, f"_read_{name}", True)
         fresh._turns = self._turns
         self.__dict__.update(fresh.__dict__)
 
@@ -291,7 +289,7 @@ class History:
                 self.phase = d["phase"]
             elif e.kind in ("reject", "amend"):
                 self._settle(int(d["of"]), d.get("order"))
-            elif e.kind not in ("undo", "reject", "amend", "extend", "decision", "computer"):
+            elif e.kind not in ("undo", "extend", "decision", "computer", "claim"):
                 self.replay_problems.append(f"{where}: unknown kind of entry {e.kind!r}")
         except (StrategiaError, KeyError, TypeError) as err:
             self.replay_problems.append(f"{where} ({e.kind}): cannot be carried out: {err}")

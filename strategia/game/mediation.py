@@ -16,6 +16,8 @@ from strategia.explain.render import rule_label
 from strategia.game.clock import Clock, clock_of
 from strategia.game.commands import Commands
 from strategia.game.history import GameError
+from strategia.game.order_words import order_in
+from strategia.game.positions import StaleError
 from strategia.game.side_context import side_context
 from strategia.game.store import Entry
 from strategia.notation.orders import parse_order
@@ -27,8 +29,11 @@ from strategia.theatre import terrain
 class Mediation(Commands):
     """The commands a mediator gives, beside the sides' orders."""
 
-    def intervene(self, text: str, cell: Cell | None = None, turns: int | None = None) -> str:
-        """A mediator's input (9.4): a note, or weather closing the road at `cell` for `turns`."""
+    def intervene(
+        self, text: str, cell: Cell | None = None, turns: int | None = None, at: int | None = None
+    ) -> str:
+        """A mediator's input (9.4): a note, or weather closing the road at `cell` for `turns`
+        (`at`: the position it was decided on)."""
 
         def body() -> str:
             self._playing()
@@ -47,7 +52,7 @@ class Mediation(Commands):
             self._intervene(entry.seq, entry.data)
             return text
 
-        return self._command(body)
+        return self._command(body, at)
 
     def submitted(self) -> list[dict[str, Any]]:
         """The orders sealed for this turn (level 3), as the mediator sees them: entry, side,
@@ -64,15 +69,15 @@ class Mediation(Commands):
             for seq, side, order in self.queued
         ]  # fmt: skip
 
-    def reject(self, seq: int, note: str) -> None:
+    def reject(self, seq: int, note: str, at: int | None = None) -> None:
         """The mediator rejects a sealed order (level 3), with a note the side is told."""
-        self._settle_command(seq, None, note)
+        self._settle_command(seq, None, note, at)
 
-    def amend(self, seq: int, text: str, note: str) -> None:
+    def amend(self, seq: int, text: str, note: str, at: int | None = None) -> None:
         """The mediator amends a sealed order (level 3) to `text`, with a note the side is told."""
-        self._settle_command(seq, text, note)
+        self._settle_command(seq, text, note, at)
 
-    def _settle_command(self, seq: int, text: str | None, note: str) -> None:
+    def _settle_command(self, seq: int, text: str | None, note: str, at: int | None) -> None:
         def body() -> None:
             self._playing()
             if not note.strip():
@@ -99,7 +104,7 @@ class Mediation(Commands):
             self.journal.append("reject" if text is None else "amend", data)
             self._settle(seq, data.get("order"))
 
-        self._command(body)
+        self._command(body, at)
 
     def undoable(self) -> Entry | None:
         """The entry `undo` would take back: the last order or intervention of the current move
@@ -113,11 +118,14 @@ class Mediation(Commands):
                 return e
         return None
 
-    def undo(self) -> None:
+    def undo(self, of: int | None = None, at: int | None = None) -> Entry:
         """Take back the last order or intervention of the current move (levels 1-2), one after
-        another."""
+        another; the entry taken back. `of`: the entry the mediator sees it would take back,
+        refused if that is no longer the one (another order came since); refused too once a
+        side has acted on it (a question asked since: its answer was drawn on the position
+        with it) or another side has given an order since."""
 
-        def body() -> None:
+        def body() -> Entry:
             self._playing()
             last = self.undoable()
             if last is None:
@@ -127,10 +135,41 @@ class Mediation(Commands):
                     ru="в этом ходе нечего отменять: отменить можно только приказы и "
                     "вмешательства этого хода",
                 )
+            if of is not None and of != last.seq:
+                raise StaleError(
+                    f"entry {of} is no longer the last order or intervention of this move "
+                    f"(entry {last.seq} is: {_what(last, 'en')}): nothing was taken back",
+                    ru=f"запись {of} уже не последний приказ или вмешательство этого хода "
+                    f"(последняя — запись {last.seq}: {_what(last, 'ru')}): ничего не отменено",
+                )
+            self._not_acted_on(last)
             self.journal.append("undo", {"of": last.seq})
             self._reload()
+            return last
 
-        self._command(body)
+        return self._command(body, at)
+
+    def _not_acted_on(self, last: Entry) -> None:
+        """Refuse to take back `last` once a question was asked after it (its answer was drawn
+        on the position with it) or another side gave an order after it."""
+        mine = last.data.get("side")
+        since = self.journal.between(last.seq, self.journal.last_seq)
+        undone = {int(e.data["of"]) for e in since if e.kind == "undo"}
+        for e in since:
+            if e.seq in undone:
+                continue
+            asked = e.kind == "ask"
+            ordered = e.kind == "order" and e.data.get("side") != mine
+            if asked or ordered:
+                who = str(e.data.get("side", ""))
+                raise GameError(
+                    f"{_what(last, 'en')}: {side_name(who, 'en')} has "
+                    f"{'asked a question' if asked else 'given an order'} since (entry {e.seq}): "
+                    "what others acted on cannot be taken back",
+                    ru=f"{_what(last, 'ru')}: после этого {side_name(who, 'ru')} "
+                    f"{'задали вопрос' if asked else 'отдали приказ'} (запись {e.seq}): то, на "
+                    "что уже ответили другие, отменить нельзя",
+                )
 
     def intervention_list(self) -> list[dict[str, Any]]:
         """The interventions in force in the journal: seq, turn, text, cell and turns of each."""
@@ -269,6 +308,15 @@ class Mediation(Commands):
             ru=f"{text}: время хода {side_name(who, 'ru', 'gen')} истекло ({m_ru} мин, правило "
             f"{rule_label(c.rule, 'ru')}): приказ не отдан; посредник может продлить время",
         )
+
+
+def _what(e: Entry, lang: str) -> str:
+    """An order or intervention entry, named as the journal writes it."""
+    if e.kind == "order":
+        text = str(e.data.get("order", ""))
+        return f"«{order_in(text, lang)}»" if lang == "ru" else f"'{order_in(text, lang)}'"
+    text = str(e.data.get("text", ""))
+    return f"вмешательство «{text}»" if lang == "ru" else f"intervention '{text}'"
 
 
 __all__ = ["Mediation"]
