@@ -67,7 +67,9 @@ class Commands(History):
 
     def _move_is(self, side: str | None, turn: int | None) -> None:
         """Refuse a command meant for the move of `side` in `turn` once that move is over."""
-        wrong_side = side is not None and not self.simultaneous and self.known_side(side) != self.side
+        wrong_side = (
+            side is not None and not self.simultaneous and self.known_side(side) != self.side
+        )
         if not wrong_side and (turn is None or turn == self.state.turn):
             return
         meant = side_name(self.known_side(side), "en") if side is not None else "the move"
