@@ -16,6 +16,8 @@ a side that something hidden happened (1.6).
 
 from __future__ import annotations
 
+import os
+import socket
 from collections.abc import Callable, Sequence
 
 from strategia.core.errors import StrategiaError
@@ -26,6 +28,11 @@ from strategia.rules.kinds import side_name
 
 TOLD_TO_ALL = frozenset({"end-turn", "intervention", "extend", "phase"})
 TOLD_TO_NONE = frozenset({"decision", "computer", "claim", "game"})
+
+
+def holder() -> str:
+    """This process, as a claim names it (host and process id)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
 
 
 class StaleError(StrategiaError):
@@ -99,4 +106,4 @@ KIND_RU = {
 }
 
 
-__all__ = ["StaleError", "stale", "stale_error", "told_to"]
+__all__ = ["StaleError", "holder", "stale", "stale_error", "told_to"]

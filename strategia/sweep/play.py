@@ -21,6 +21,7 @@ from strategia.game.channel import channel
 from strategia.game.course import course
 from strategia.game.file_access import file_bytes
 from strategia.game.game import Game
+from strategia.game.positions import StaleError, holder
 from strategia.players import Player
 from strategia.sweep.spec import GameTask, winner_of
 from strategia.theatre.scenario import Scenario
@@ -52,16 +53,23 @@ def play_game(g: Game, players: dict[str, Player], until: int | None = None) -> 
     the end of the war (`strategia game auto` plays the same way); the entry the run began
     after (its decisions follow it)."""
     start = g.journal.last_seq
+    me = holder()
     while g.phase != "peace" and (until is None or g.state.turn <= until):
-        due = g.computer_due(players)
+        g.refresh()
+        due, turn = g.computer_due(players), g.state.turn
         for side in due:
+            if not g.claim(side, turn, by=me):
+                return start  # another process plays this move (`Game.claim`): left to it
             players[side].move(channel(g, side))
         if g.simultaneous:
             if not all(s in players for s in flow.sides_in_order(g.state, g.rules)):
                 break
         elif not due:
             break
-        g.end_turn()
+        try:
+            g.end_turn(side=None if g.simultaneous else due[0], turn=turn)
+        except StaleError:
+            return start  # the move was ended meanwhile (by the mediator): nothing ended twice
     return start
 
 

@@ -26,6 +26,7 @@ from strategia.engine import flow
 from strategia.engine.result import Result
 from strategia.game.channel import channel
 from strategia.game.game import Game
+from strategia.game.positions import StaleError, holder
 from strategia.players import Decision, Player, Posture, load_styles, settings
 from strategia.rules.kinds import side_name
 from strategia.ui.console.status import T
@@ -145,11 +146,15 @@ class Seats:
         decisions: list[Decision] = []
         results: list[Result] = []
         moved: set[str] = set()
+        me = holder()
         while True:
-            due = [s for s in g.computer_due() if s not in moved]
+            g.refresh()
+            due, turn = [s for s in g.computer_due() if s not in moved], g.state.turn
             if not due:
                 break
             for side in due if g.simultaneous else due[:1]:
+                if not g.claim(side, turn, by=me):
+                    return decisions, results  # another holder of the game plays this move
                 thinking(side)
                 try:
                     decisions += self.player(g, side).move(channel(g, side))
@@ -158,7 +163,10 @@ class Seats:
                 moved.add(side)
             if g.simultaneous:
                 break
-            results += g.end_turn()
+            try:
+                results += g.end_turn(side=due[0], turn=turn)
+            except StaleError:
+                break  # ended meanwhile by another holder: not twice
         return decisions, results
 
     def turn(self, g: Game) -> None:
@@ -167,7 +175,7 @@ class Seats:
         turn = g.state.turn
         self.play(g, lambda _: None)
         if g.simultaneous and g.state.turn == turn and g.phase != "peace":
-            g.end_turn()
+            g.end_turn(turn=turn)
 
 
 class _Panels(Protocol):

@@ -27,6 +27,7 @@ from strategia.game.channel import channel
 from strategia.game.game import Game, GameError
 from strategia.game.last_known import last_known
 from strategia.game.order_words import order_in
+from strategia.game.positions import StaleError
 from strategia.game.views import mediator_view, to_geojson, view_for
 from strategia.game.war_news import banner
 from strategia.notation.refs import UnitRef
@@ -133,6 +134,8 @@ class Console(ComputerSides):
         self.past_move: tuple[str, str] = (game.side, game.phase)  # whose move, the phase then
         self.inspected: UnitRef | None = None  # a unit clicked while looking back
         self._move = (game.state.turn, game.side)  # the move the inputs were filled for
+        self.shown_at = game.position  # the journal position the screen shows: commands' `at`
+        self.undo_of: int | None = None  # the entry Undo's label names
         self.destroyed: dict[str, tuple[int, int, int]] = {}  # unit -> where, and on which turn
         self._where: dict[str, tuple[int, int]] = {}
         self.reach_costs: dict[tuple[int, int], float] = {}
@@ -261,6 +264,7 @@ class Console(ComputerSides):
 
     def refresh(self) -> None:
         g = self.game
+        self.shown_at = g.position
         lang = self.lang
         looking_back = self.history is not None
         side, phase = self.past_move if looking_back else (g.side, g.phase)
@@ -284,6 +288,7 @@ class Console(ComputerSides):
 
     def _undo_label(self) -> None:
         last = self.game.undoable() if self.history is None else None
+        self.undo_of = None if last is None else last.seq
         if last is None:
             self.undo_button.description = T["undo"](self.lang)
             self.undo_button.tooltip = ""
@@ -333,6 +338,8 @@ class Console(ComputerSides):
                 self.message.value = ""
         except StrategiaError as e:
             target.value = error_html(say(e, self.lang))
+            if isinstance(e, StaleError):  # shown the game as it now is, to decide again
+                self.refresh()
         finally:
             self.busy.value = ""
 
@@ -437,7 +444,7 @@ class Console(ComputerSides):
         result = None
         with self.working(errors):
             self._playing()
-            result = self.game.order(text)
+            result = self.game.order(text, at=self.shown_at)
             self.last = result
             self._show_reach()
             self.refresh()
@@ -455,7 +462,8 @@ class Console(ComputerSides):
                 return results
         with self.working():
             self._playing()
-            results = self.game.end_turn()
+            turn, side = self._move
+            results = self.game.end_turn(at=self.shown_at, side=side or None, turn=turn)
             self.deselect()
             self.refresh()
             self.panels.show_turn(results)
@@ -472,12 +480,10 @@ class Console(ComputerSides):
         """Take back the last order or intervention; its result, if shown, is struck out."""
         with self.working():
             self._playing()
-            last = self.game.undoable()
-            self.game.undo()
-            if last is not None:
-                what = str(last.data.get("order") or last.data.get("text") or "")
-                self.panels.orders.show_undone(what)
-                self.last = None
+            last = self.game.undo(of=self.undo_of, at=self.shown_at)
+            what = str(last.data.get("order") or last.data.get("text") or "")
+            self.panels.orders.show_undone(what)
+            self.last = None
             self._show_reach()
             self.refresh()
 

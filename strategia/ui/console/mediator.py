@@ -27,6 +27,7 @@ from strategia.ui.widgets.order_form import submit_on_enter, unit_info
 
 class Host(Protocol):
     game: Game
+    shown_at: int  # the journal position the console shows
     lang: Lang
     games: Path
     viewer: str
@@ -150,7 +151,8 @@ class MediatorPanel:
             self.c.playing()  # not while looking back
             cell = Cell.parse(self.note_cell.value) if self.note_cell.value.strip() else None
             text = self.note.value.strip() or "—"
-            self.c.game.intervene(text, cell, int(self.note_turns.value) if cell else None)
+            turns = int(self.note_turns.value) if cell else None
+            self.c.game.intervene(text, cell, turns, at=self.c.shown_at)
             self.note.value = ""
             self.note_cell.value = ""
             self.c.refresh()

@@ -65,6 +65,7 @@ class Console(Protocol):
     """What the tabs use of the console they sit in."""
 
     game: Game
+    shown_at: int  # the journal position the console shows
     lang: Lang
     selected: UnitRef | None
     inspected: UnitRef | None
@@ -282,7 +283,9 @@ class Panels:
         answer = None
         with self.c.working(self.ask_error):
             self.c.playing()  # not while looking back (Enter in the box, the button disabled)
-            answer = self.c.game.ask(str(self.recon_side.value), self.question.value)
+            answer = self.c.game.ask(
+                str(self.recon_side.value), self.question.value, at=self.c.shown_at
+            )
             self.c.refresh()
         return answer
 

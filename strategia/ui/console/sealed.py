@@ -30,6 +30,7 @@ WORDS = {
 
 class Host(Protocol):
     game: Game
+    shown_at: int  # the journal position the console shows
     lang: Lang
 
     def refresh(self) -> None: ...
@@ -93,13 +94,15 @@ class SealedPanel:
 
     def do_reject(self) -> None:
         with self.c.working(self.error):
-            self.c.game.reject(int(self.entry.value or 0), self.note.value)
+            self.c.game.reject(int(self.entry.value or 0), self.note.value, at=self.c.shown_at)
             self.note.value = ""
             self.c.refresh()
 
     def do_amend(self) -> None:
         with self.c.working(self.error):
-            self.c.game.amend(int(self.entry.value or 0), self.text.value, self.note.value)
+            self.c.game.amend(
+                int(self.entry.value or 0), self.text.value, self.note.value, at=self.c.shown_at
+            )
             self.note.value = self.text.value = ""
             self.c.refresh()
 

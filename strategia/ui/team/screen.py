@@ -33,6 +33,7 @@ from strategia.game.debrief_render import debrief_html, debrief_page
 from strategia.game.game import Game
 from strategia.game.last_known import last_known
 from strategia.game.order_words import order_in, question_in
+from strategia.game.positions import StaleError
 from strategia.game.views import SideView, to_geojson
 from strategia.notation.refs import UnitRef
 from strategia.notation.say import say
@@ -86,6 +87,7 @@ class TeamScreen:
 
     def __init__(self, game: Game, side: str, lang: str = "ru") -> None:
         self.channel: SideChannel = channel(game, side)
+        self.shown_at = game.position  # the journal position the screen shows
         self.game = game
         self.viewer = self.channel.side
         self.lang: Lang = check_lang(lang)
@@ -182,6 +184,7 @@ class TeamScreen:
     def refresh(self) -> None:
         """Everything drawn again from the channel."""
         ch, lang = self.channel, self.lang
+        self.shown_at = self.game.position  # what the team decides on: its commands' `at`
         st = ch.status()
         if st["phase"] == "peace":
             move = T["peace"](lang)
@@ -304,14 +307,15 @@ class TeamScreen:
             target.value = ""
         except StrategiaError as e:
             target.value = error_html(say(e, self.lang))
+            if isinstance(e, StaleError):  # shown the game as it now is, to decide again
+                self.refresh()
         finally:
             self.busy.value = ""
 
     def submit(self, text: str, errors: w.HTML | None = None) -> Result | None:
         """Give an order as the side; what the side is told of it is shown under the form."""
         with self.working(errors):
-            self.game.refresh()
-            told = self.channel.order(text)
+            told = self.channel.order(text, at=self.shown_at)
             self.form.result.value = self._told_html(text, told)
             self._show_reach()
             self.refresh()
@@ -322,14 +326,17 @@ class TeamScreen:
 
     def _told_html(self, text: str, told: Told | None) -> str:
         if told is None:
-            sealed = Text("sealed for the turn", "запечатан до исполнения хода")(self.lang)
+            turn = self.game.state.turn
+            sealed = Text(
+                f"sealed for turn {turn}, until the turn is carried out",
+                f"запечатан на ход {turn} до исполнения хода",
+            )(self.lang)
             return f"<p><code>{_e(text)}</code> — {sealed}</p>"
         return f"<p><b>{_e(told.text(self.lang))}</b></p>"
 
     def ask(self, text: str) -> None:
         with self.working(self.ask_error):
-            self.game.refresh()
-            self.channel.ask(text)
+            self.channel.ask(text, at=self.shown_at)
             self.question.value = ""
             self.refresh()
 
