@@ -13,6 +13,7 @@ from strategia.core.geometry import Cell
 from strategia.engine.apply import apply
 from strategia.engine.result import OrderError, Result
 from strategia.engine.state import GameState, initial_state
+from strategia.game import losses
 from strategia.game.channel import channel
 from strategia.game.game import Game
 from strategia.game.scoring import score
@@ -336,13 +337,13 @@ def test_a_neutral_scores_nothing_from_others_battles() -> None:
     st = board(
         ["51 а.д. - 5,3"], ["101 с.д. - 7,3 фронтом на запад"], level=1, green=["201 с.д. - 2,8"]
     )
-    start = st
-    new, _ = apply(st, parse_order("51 а.д. огонь по 7,3", st), R[1])
+    new, res = apply(st, parse_order("51 а.д. огонь по 7,3", st), R[1])
     new = replace(new, wars=frozenset({("B", "R")}), at_war=True)
-    red = score(start, new, "red", R[1])
+    lost = losses.of_result(res, R[1])
+    red = score(new, "red", R[1], lost)
     assert red.value == pytest.approx(50.0)
     assert any(
         s.rule == "9.6" and "rating of Blue destroyed" in s.label.en for s in red.explanation.walk()
     )
-    green = score(start, new, "green", R[1])
+    green = score(new, "green", R[1], lost)
     assert green.value == 0.0

@@ -19,7 +19,7 @@ from strategia.core.i18n import Text
 from strategia.core.numbers import divisions, num
 from strategia.core.numbers import turns as turns_text
 from strategia.engine.capability import at_work
-from strategia.engine.losses import interdicted
+from strategia.engine.losses import fire_losses, interdicted
 from strategia.engine.reach import ReachRequest, radius, reach_many
 from strategia.engine.result import Cut, Result, cut
 from strategia.engine.state import Busy, GameState, UnitState, where
@@ -416,34 +416,45 @@ def column_turn(
     route = [c if isinstance(c, Cell) else Cell.parse(str(c)) for c in b.plan]
     passed = route[route.index(u.cell) + 1 : route.index(nxt) + 1] if u.cell in route else [nxt]
     title = Text(en(f"{u.ref}: {b.label.en} goes on"), f"{u.ref}: {b.label.ru} продолжается")
+    fired: Result | None = None  # a march fired on that goes on: the account of its losses
     with explain(title, rule="4.5" if b.what == "transfer" else "4.8") as ex:
         hit, at = interdicted(state, u, [u.cell, *passed], rules)
+        lost = fire_losses(state, u, hit, at)
         if hit is None or at is not None:
             ex.set(0.0)
             if hit is None:
                 text = Text(en(f"{u.ref} destroyed at {at}"), f"{u.ref} уничтожена в {at}")
-                return None, Result(f"{u.ref} ({b.label.ru})", text, ex.freeze())
+                return None, Result(f"{u.ref} ({b.label.ru})", text, ex.freeze(), losses=lost)
             if hit.busy is not None and hit.busy.what == "recovering":  # a transfer cut short
                 moved = replace(hit, cells=(at,) if at else hit.cells, spent=1.0)
-                return moved, Result(f"{u.ref} ({b.label.ru})", where(moved), ex.freeze())
+                return moved, Result(
+                    f"{u.ref} ({b.label.ru})", where(moved), ex.freeze(), losses=lost
+                )
             u = hit
+            fired = Result(f"{u.ref} ({b.label.ru})", where(u), ex.freeze(), losses=lost)
     if b.what == "march":
         if (stop := _blocked_ahead(state, u, passed)) is not None:
             return _march_stopped(state, u, route, stop, rules)
         new = _on_road(state, u, route, nxt, int(rules.value("march", "length")))
         if rest:
-            return replace(
-                new, spent=1.0, busy=replace(b, left=float(len(rest)), target=rest)
-            ), None
+            going = replace(new, spent=1.0, busy=replace(b, left=float(len(rest)), target=rest))
+            return going, _told_where(fired, going)
         arrived = _arrived(new, rules)
         if arrived.busy is not None and b.then:  # the work that follows the march (4.11)
             arrived = replace(arrived, busy=replace(arrived.busy, then=b.then))
-        return replace(arrived, spent=1.0), None
+        return replace(arrived, spent=1.0), _told_where(fired, arrived)
     new = replace(u, cells=(nxt,), spent=1.0)
     if rest:
         return replace(new, busy=replace(b, left=float(len(rest)), target=rest)), None
     recovery = float(rules.value("rail_transfer", "recovery_turns"))
     return at_work(new, Busy("recovering", recovery), rules), None
+
+
+def _told_where(fired: Result | None, u: UnitState) -> Result | None:
+    """The account of fire on a march that goes on (9.7d), saying where the column now is."""
+    if fired is None:
+        return None
+    return Result(fired.order, where(u), fired.explanation, losses=fired.losses)
 
 
 __all__ = ["column_turn", "march", "transfer"]

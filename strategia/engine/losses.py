@@ -8,6 +8,7 @@ from dataclasses import replace
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.capability import at_work
+from strategia.engine.result import UnitLoss
 from strategia.engine.state import Busy, GameState, UnitState
 from strategia.explain.trace import explain
 from strategia.rules import RuleSet
@@ -55,3 +56,23 @@ def interdicted(
                     g.set(f.loss)
                 return after, c
     return u, None
+
+
+def fire_losses(
+    state: GameState, before: UnitState, after: UnitState | None, at: Cell | None
+) -> tuple[UnitLoss, ...]:
+    """What interdiction fire at `at` (None: none was passed) took of `before`, left as
+    `after` (None: destroyed), as the result records it (9.7d)."""
+    if at is None:
+        return ()
+    return (
+        UnitLoss(
+            unit=str(before.ref),
+            side=state.side_of(before.ref),
+            kind=before.division.kind.ru,
+            strength_before=round(before.division.strength, 4),
+            strength_after=round(after.division.strength, 4) if after is not None else 0.0,
+            rule="9.7d",
+            cell=str(at),
+        ),
+    )

@@ -25,7 +25,7 @@ from strategia.engine.costs import (
     speeds,
 )
 from strategia.engine.facing import road_dropped
-from strategia.engine.losses import interdicted
+from strategia.engine.losses import fire_losses, interdicted
 from strategia.engine.no_way import no_way
 from strategia.engine.reach import ReachRequest, radius, reach_many
 from strategia.engine.result import Cut, Result, cut
@@ -247,6 +247,7 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
         ex.set(used)
 
         hit, fired_at = interdicted(state, new, path, rules)
+        lost = fire_losses(state, new, hit, fired_at)
         if hit is None:
             gone = state.with_units([], [u.ref])
             outcome = Text(
@@ -254,12 +255,14 @@ def move(state: GameState, order: Move, rules: RuleSet) -> tuple[GameState, Resu
                 f"{u.ref} уничтожена огнем на отсечение в {fired_at}",
             )
             return crossing(gone, u.owner, path[1:], str(u.ref)), Result(
-                order.format("ru"), outcome, ex.freeze(), tuple(cuts)
+                order.format("ru"), outcome, ex.freeze(), tuple(cuts), losses=lost
             )
         new = hit
         new_state = state.with_units([new, *_collisions(state, new, rules)])
         new_state = crossing(new_state, u.owner, path[1:], str(u.ref))
-        return new_state, Result(order.format("ru"), where(new), ex.freeze(), tuple(cuts))
+        return new_state, Result(
+            order.format("ru"), where(new), ex.freeze(), tuple(cuts), losses=lost
+        )
 
 
 def _stacking(

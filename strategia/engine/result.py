@@ -36,6 +36,32 @@ def cut(rule: str, en: str, ru: str, told: bool = False) -> Cut:
 
 
 @dataclass(frozen=True, slots=True)
+class UnitLoss:
+    """A unit's strength destroyed outside a battle's or a strike's record (9.7d: interdiction
+    fire on a unit moving or in a column): for the mediator and the losses' count
+    (`strategia.game.losses`), never told to a side as such."""
+
+    unit: str  # as the journal writes it (21 т.д.)
+    side: str  # the unit's side
+    kind: str  # the division type as the seeds write it (с.д., т.д. ...)
+    strength_before: float  # in divisions
+    strength_after: float  # 0 when destroyed
+    rule: str = "9.7d"
+    cell: str = ""  # where it was hit
+
+    def to_json(self) -> dict[str, Any]:
+        return {"unit": self.unit, "side": self.side, "kind": self.kind,
+                "strength_before": self.strength_before, "strength_after": self.strength_after,
+                "rule": self.rule, **({"cell": self.cell} if self.cell else {})}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> UnitLoss:
+        return cls(str(d["unit"]), str(d["side"]), str(d["kind"]), float(d["strength_before"]),
+                   float(d["strength_after"]), str(d.get("rule", "9.7d")),
+                   str(d.get("cell", "")))  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
     """The outcome of one order."""
 
@@ -45,11 +71,14 @@ class Result:
     cuts: tuple[Cut, ...] = ()
     battle: BattleRecord | None = None  # a battle's (or a strike's) data, for its report
     by: str = ""  # the side whose order or whose units it is ("": the mediator's)
+    losses: tuple[UnitLoss, ...] = ()  # strength destroyed outside `battle` (9.7d)
 
     def of_side(self, side: str) -> Result:
         """This result as `side`'s (`by`), made without `dataclasses.replace`'s introspection:
         every order's result passes here."""
-        return Result(self.order, self.outcome, self.explanation, self.cuts, self.battle, side)
+        return Result(
+            self.order, self.outcome, self.explanation, self.cuts, self.battle, side, self.losses
+        )
 
     @property
     def was_cut(self) -> bool:
@@ -93,6 +122,8 @@ class Result:
             d["battle"] = self.battle.to_json()
         if self.by:
             d["by"] = self.by
+        if self.losses:
+            d["losses"] = [x.to_json() for x in self.losses]
         return d
 
     @classmethod
@@ -114,4 +145,5 @@ class Result:
             ),
             battle=BattleRecord.from_json(d["battle"]) if "battle" in d else None,
             by=str(d.get("by", "")),
+            losses=tuple(UnitLoss.from_json(x) for x in d.get("losses", ())),
         )

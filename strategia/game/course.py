@@ -5,14 +5,19 @@ and returns a Dataset with dimensions ``turn`` (0 the start, then each turn play
 position after it) and ``side`` (the scenario's sides, in the order they move):
 
 - ``strength``: the side's forces, the sum of its divisions' level-1 ratings times strength
-  (9.6, as the score counts them, `strategia.game.scoring.strength_of`);
+  (9.6, `strategia.game.scoring.strength_of`);
 - ``divisions``: its strength in divisions (a division whole is 1);
-- ``losses``: the forces it lost in that turn (``strength`` before it less after; 0 at the
-  start; reinforcements would show as negative);
+- ``losses``: the forces destroyed or taken away from it in that turn by battles, artillery
+  strikes and interdiction fire, from the turn's results (`strategia.game.losses`: level-1
+  ratings times the strength lost; never negative, 0 at the start);
+- ``reinforcements``: the forces that arrived in that turn, the divisions the mobilisation plan
+  brings (6.4: level-1 ratings times strength; 0 at the start). A turn's ``strength`` is the
+  last one's less ``losses`` plus ``reinforcements``, where no regrouping moved strength
+  between units;
 - ``cells``: the cells of other sides' states its troops stand on; ``cities``: of them, cities
   and capitals;
 - ``score``: its score after the turn (1.1, reconstructed: `strategia.game.scoring.score`,
-  without 9.3's penalties);
+  from the losses of every turn so far, without 9.3's penalties);
 - ``battles``: the battles it fought in that turn, attacking or attacked (9.8; a blow that
   found no battle and an artillery strike are not battles); ``strikes``: the artillery
   strikes it fired (9.7);
@@ -41,7 +46,7 @@ import xarray as xr
 
 from strategia.engine import flow
 from strategia.engine.state import GameState
-from strategia.game import fronts
+from strategia.game import fronts, losses
 from strategia.game.game import Game
 from strategia.game.scoring import score, strength_of
 from strategia.rules import RuleSet
@@ -49,7 +54,8 @@ from strategia.rules.kinds import DivisionKind
 from strategia.theatre import terrain
 
 SIDE_VARIABLES = (
-    "strength", "divisions", "losses", "cells", "cities", "score", "battles", "strikes",
+    "strength", "divisions", "losses", "reinforcements", "cells", "cities", "score", "battles",
+    "strikes",
 )  # fmt: skip
 NOT_BATTLES = ("no_battle", "strike")
 
@@ -147,15 +153,21 @@ def course(g: Game, states: list[GameState] | None = None) -> xr.Dataset:
     n = len(states)
     values: dict[str, np.ndarray[Any, Any]] = {k: np.zeros((n, len(sides))) for k in SIDE_VARIABLES}
     battles, strikes = _fights(g, n - 1)
+    lost = losses.by_turn(g.results, rules)
+    so_far: dict[str, float] = {}
     for t, st in enumerate(states):
+        came = losses.reinforcements(states[t - 1], st, rules) if t else {}
+        for side in sides:  # the results of turn t lead to position t (0: the start)
+            so_far[side] = so_far.get(side, 0.0) + lost.get((t, side), 0.0)
         for k, side in enumerate(sides):
             values["strength"][t, k] = strength_of(st, side, rules)
             values["divisions"][t, k] = _divisions(st, side)
+            values["losses"][t, k] = lost.get((t, side), 0.0)
+            values["reinforcements"][t, k] = came.get(side, 0.0)
             values["cells"][t, k], values["cities"][t, k] = ground_held(st, side)
-            values["score"][t, k] = score(g.start, st, side, rules).value
+            values["score"][t, k] = score(st, side, rules, so_far).value
             values["battles"][t, k] = battles[(t, side)]
             values["strikes"][t, k] = strikes[(t, side)]
-    values["losses"][1:] = values["strength"][:-1] - values["strength"][1:]
     ints = ("cells", "cities", "battles", "strikes")
     data: dict[str, Any] = {
         k: (("turn", "side"), v.astype(np.int32) if k in ints else v.round(6))
@@ -212,7 +224,8 @@ def sector_coords(front: fronts.Front) -> dict[str, Any]:
 _ABOUT = {
     "strength": ("forces: sum of ratings times strength (9.6)", "rating"),
     "divisions": ("strength in divisions", "divisions"),
-    "losses": ("forces lost in the turn", "rating"),
+    "losses": ("forces destroyed or taken away in the turn (battles, strikes, fire)", "rating"),
+    "reinforcements": ("forces arrived in the turn (6.4)", "rating"),
     "cells": ("cells of other sides' states held", "cells"),
     "cities": ("cities and capitals of other sides held", "cities"),
     "score": ("score (1.1, reconstructed; no 9.3 penalties)", "points"),

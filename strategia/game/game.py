@@ -23,7 +23,7 @@ from strategia.engine.result import Result
 from strategia.engine.state import GameState
 from strategia.explain.render import rule_label
 from strategia.explain.trace import Explained, heads_only
-from strategia.game import textform, war_news
+from strategia.game import losses, textform, war_news
 from strategia.game.clock import check_clock_level
 from strategia.game.history import GameError, game_rules
 from strategia.game.knowledge import side_question
@@ -408,7 +408,10 @@ class Game(Mediation):
         return self.state if seq is None else Game._load(self.journal, seq).state
 
     def score(self, side: str, penalties: float = 0.0) -> Explained[float]:
-        return score(self.start, self.state, side, self.rules, penalties)
+        """The side's score now (1.1, reconstructed): its losses and its enemies' from the
+        journal's records (`strategia.game.losses`), the ground it holds, `penalties` (9.3)."""
+        lost = losses.total(self.result_values(), self.rules)
+        return score(self.state, side, self.rules, lost, penalties)
 
     def review(self) -> dict[str, Explained[float]]:
         """Without a mediator (6.3, 9.3): the orders checked after the game, per side."""

@@ -15,8 +15,13 @@ from strategia.rules import RuleSet
 
 def journaled(result: Result, kept: dict[str, Any]) -> dict[str, Any]:
     """`result` as the journal entry `kept` was written: with its whole explanation (a first
-    version's journal), or its first step (`to_record`)."""
-    return result.to_json() if "explanation" in kept else result.to_record()
+    version's journal), or its first step (`to_record`); without the losses of interdiction
+    fire where the record has none (written before results kept them: the state, compared in
+    the snapshots, holds them)."""
+    got = result.to_json() if "explanation" in kept else result.to_record()
+    if "losses" in got and "losses" not in kept:
+        del got["losses"]
+    return got
 
 
 def end_turn(e: Entry, new: GameState, side: str, results: list[Result]) -> list[str]:

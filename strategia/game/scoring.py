@@ -1,13 +1,20 @@
 """Scoring (section 10 is missing: reconstructed from 1.1 and 9.3, the figures in `scoring`).
 
-A side scores for the enemy's rating it destroyed and loses for its own (the balance of forces,
-1.1), scores for enemy cities, capitals, fortresses and cells its troops hold (territory, 1.1),
-and loses the penalties of 9.3 when played without a mediator.
+A side scores for the losses of the enemies it is at war with and loses for its own (the balance
+of forces, 1.1), scores for enemy cities, capitals, fortresses and cells its troops hold
+(territory, 1.1), and loses the penalties of 9.3 when played without a mediator. Losses are the
+forces destroyed or taken away by battles, strikes and interdiction fire, as the journal records
+them (`strategia.game.losses`): a side's reserves arriving (6.4) never count. With no losses on
+either side the balance is `scoring.balance_without_losses` (0: reconstructed), and the game is
+scored on ground alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from strategia.core.i18n import Text
+from strategia.core.numbers import num
 from strategia.engine.state import GameState
 from strategia.explain.trace import Explained, explain
 from strategia.rules import RuleSet
@@ -49,10 +56,15 @@ _PLACES = {
 
 
 def score(
-    start: GameState, now: GameState, side: str, rules: RuleSet, penalties: float = 0.0
+    now: GameState,
+    side: str,
+    rules: RuleSet,
+    lost: Mapping[str, float],
+    penalties: float = 0.0,
 ) -> Explained[float]:
-    """A side's score with its breakdown: the balance of forces against the sides it is at war
-    with (a neutral scores nothing for other sides' battles), their ground it holds, and the
+    """A side's score in position `now` with its breakdown: the balance of forces against the
+    sides it is at war with, from `lost`, each side's losses so far (`strategia.game.losses`;
+    a neutral scores nothing for other sides' battles), their ground it holds, and the
     penalties of 9.3."""
     with explain(
         Text(en(f"Score of {side_name(side, 'en')}"), f"Очки {side_name(side, 'ru', 'gen')}"),
@@ -61,31 +73,47 @@ def score(
     ) as ex:
         enemies = enemies_at_war(now, side)
         with explain(Text("balance of forces", "соотношение сил"), rule="1.1", unit="pts") as g:
-            own_lost = strength_of(start, side, rules) - strength_of(now, side, rules)
+            own_lost = float(lost.get(side, 0.0))
             g.step(
                 Text("own rating lost", "потеряно своего рейтинга"), round(own_lost, 4), rule="9.6"
             )
             enemy_lost = 0.0
             for e in enemies:
-                lost = strength_of(start, e, rules) - strength_of(now, e, rules)
-                enemy_lost += lost
+                theirs = float(lost.get(e, 0.0))
+                enemy_lost += theirs
                 g.step(
                     Text(
                         en(f"rating of {side_name(e, 'en')} destroyed"),
                         f"уничтожено рейтинга {side_name(e, 'ru', 'gen')}",
                     ),
-                    round(lost, 4),
+                    round(theirs, 4),
                     rule="9.6",
                 )
+            per_enemy = float(rules.value("scoring", "per_enemy_rating"))
+            per_own = float(rules.value("scoring", "per_own_rating"))
             if not enemies:
                 g.step(
                     Text("at war with no one: nothing to score", "войны нет: очков нет"),
                     kind="note",
                     rule="9.1",
                 )
-            per_enemy = float(rules.value("scoring", "per_enemy_rating"))
-            per_own = float(rules.value("scoring", "per_own_rating"))
-            balance = enemy_lost * per_enemy + own_lost * per_own if enemies else 0.0
+                balance = 0.0
+            elif own_lost == 0 and enemy_lost == 0:
+                balance = float(rules.value("scoring", "balance_without_losses"))
+                g.step(
+                    Text(
+                        en(
+                            f"no losses on either side: balance of forces {num(balance)}, "
+                            "scored on ground (reconstructed)"
+                        ),
+                        f"потерь нет ни у одной стороны: соотношение сил {num(balance, 'ru')}, "
+                        "счет по территории (восстановлено)",
+                    ),
+                    kind="note",
+                    rule="1.1",
+                )
+            else:
+                balance = enemy_lost * per_enemy + own_lost * per_own
             g.set(round(balance, 2))
         with explain(Text("territory held", "занятая территория"), rule="1.1", unit="pts") as g:
             ds = now.theatre

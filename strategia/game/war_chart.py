@@ -1,7 +1,8 @@
 """Charts of a game's course (issue 28): the mediator's, from `course` (every side's forces and
-by arm, losses per turn, ground and cities held, score, battles, the force ratio on each sector
-of the front), and a side's own copy, which holds only what the side knows: its own forces (by
-arm, by sector), losses, ground and battles, and the enemy as it estimates it (the enemy units
+by arm, losses and reinforcements per turn, ground and cities held, score, battles, the force
+ratio on each sector of the front), and a side's own copy, which holds only what the side
+knows: its own forces (by arm, by sector), losses, reinforcements, ground and battles, and the
+enemy as it estimates it (the enemy units
 it knew of at the start of each turn: in sight or last seen, `last_known.seen_at`; their
 strength it is never told, so each counts as a whole division of the kind its designation
 names, where the side last saw it). Its ``force_ratio`` is its own forces in a sector over that
@@ -34,7 +35,7 @@ from strategia.rules.kinds import DivisionKind, side_name
 
 COLOURS = {"red": "#c62828", "blue": "#1565c0", "green": "#2e7d32", "black": "#212121"}
 OWN = (
-    "strength", "divisions", "losses", "cells", "cities", "battles", "strikes",
+    "strength", "divisions", "losses", "reinforcements", "cells", "cities", "battles", "strikes",
     "strength_by_arm", "sector_strength",
 )  # fmt: skip
 ARM_COLOURS = {
@@ -43,7 +44,8 @@ ARM_COLOURS = {
 }  # fmt: skip
 TITLES = {
     "strength": Text("Forces (sum of ratings, 9.6)", "Силы (сумма рейтингов, 9.6)"),
-    "losses": Text("Losses per turn", "Потери за ход"),
+    "losses": Text("Losses per turn (battles, strikes, fire)", "Потери за ход (бои, удары, огонь)"),
+    "arrived": Text("reserves arrived (6.4)", "прибыли резервы (6.4)"),
     "cells": Text("Enemy ground held, cells", "Занято клеток противника"),
     "score": Text("Score (1.1, reconstructed)", "Очки (1.1, реконструкция)"),
     "battles": Text("Battles per turn", "Бои за ход"),
@@ -130,8 +132,9 @@ def _axes_in(lang: Lang, axes: Any) -> None:
 
 def chart_png(ds: xr.Dataset, lang: Lang) -> bytes:
     """The course as a picture: a side's copy (`side_course`) or the whole (`course`): the
-    forces, losses, ground and score (or the enemy known) over the turns; below, the forces
-    by arm of each side, then the force ratio in each sector of the front."""
+    forces (the turns reserves arrived marked), losses, ground and score (or the enemy known)
+    over the turns; below, the forces by arm of each side, then the force ratio in each sector
+    of the front."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -191,8 +194,26 @@ def _overview(ds: xr.Dataset, lang: Lang, axes: Any, sides: list[str], own: bool
                 ax.bar(turns + shift, values, width=width, color=colour, label=label)
             else:
                 ax.plot(turns, values, color=colour, label=label, marker="o", markersize=3)
-        if not own:
+        marked = False
+        for side in sides if key == "strength" else ():
+            marked = _arrivals(ds, ax, side, own, marked, TITLES["arrived"](lang))
+        if not own or marked:
             ax.legend(fontsize=8)
+
+
+def _arrivals(ds: xr.Dataset, ax: Any, side: str, own: bool, marked: bool, label: str) -> bool:
+    """The turns the side's reserves arrived (6.4), marked on its forces' line; whether any
+    side's are marked (the first marked names them in the legend)."""
+    if "reinforcements" not in ds:
+        return marked
+    came = (ds["reinforcements"] if own else ds["reinforcements"].sel(side=side)).values > 0
+    if not came.any():
+        return marked
+    forces = (ds["strength"] if own else ds["strength"].sel(side=side)).values
+    ax.scatter(ds["turn"].values[came], forces[came], marker="^", s=40, facecolors="none",
+               edgecolors=COLOURS.get(side, "#555555"), zorder=3,
+               label=None if marked else label)  # fmt: skip
+    return True
 
 
 def _by_arm(ds: xr.Dataset, lang: Lang, ax: Any, side: str) -> None:

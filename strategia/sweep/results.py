@@ -2,14 +2,15 @@
 
 Dimensions ``variant`` (the house-rules variants, by name), ``game``, ``turn`` (0 the start,
 then each turn played: the position after it) and ``side``. Each game's course of the war
-(`strategia.game.course`: strength, divisions, losses, cells, cities, score, battles, strikes,
-at_war) for every variant and game; a game that ended before the last turn holds its last
-position (its losses, battles and strikes 0 after). Beside them what each game drew
-(`game_seed`; `posture`, `attack_turn` and `player_seed` by side), the `winner` of each game
-(the contender with the highest score at the last turn, or ``draw``) and each variant's
-`rules_digest`. The attributes: the scenario (name, file, digest), the level, the games, the
-turns, the seed, the engine's version, the house rules and the variants' (their files and
-texts, JSON), the players (JSON), the contenders and the two sides whose force ratio is read.
+(`strategia.game.course`: strength, divisions, losses, reinforcements, cells, cities, score,
+battles, strikes, at_war) for every variant and game; a game that ended before the last turn
+holds its last position (its losses, reinforcements, battles and strikes 0 after). Beside them
+what each game drew (`game_seed`; `posture`, `attack_turn` and `player_seed` by side), the
+`winner` of each game (the contender with the highest score at the last turn, or ``draw``) and
+each variant's `rules_digest`. The attributes: the scenario (name, file, digest), the level,
+the games, the turns, the seed, the engine's version, the house rules and the variants' (their
+files and texts, JSON), the players (JSON), the contenders and the two sides whose force ratio
+is read.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from strategia.sweep.play import Played
 from strategia.sweep.spec import DRAW, Sweep, SweepError, draws, winner_of
 
 FORMAT = "strategia-sweep/1"
-FLOWS = ("losses", "battles", "strikes")  # what happens in a turn: 0 after a game's end
+FLOWS = ("losses", "reinforcements", "battles", "strikes")  # in a turn: 0 after a game's end
 
 
 def _aligned(ds: xr.Dataset, turns: int, sides: Sequence[str]) -> xr.Dataset:
