@@ -359,34 +359,6 @@ class Game(Mediation):
 
         return self._command(body, at, side)
 
-    def decisions(
-        self, side: str | None = None, turn: int | None = None
-    ) -> list[tuple[int, dict[str, Any]]]:
-        """The computer players' decisions (of `side` only, of `turn` only, if given), as
-        (entry, decision): its turn, goal, order and reason, and `text` the reason in words in
-        both languages. A decision whose order was taken back (undo) is left out."""
-        from strategia.explain.render import explanation_text
-        from strategia.explain.trace import Step
-
-        store = self.journal
-        undone = {int(store.entry(s).data["of"]) for s in store.seqs("undo")}
-        out = []
-        for e in map(store.entry, store.seqs("decision")):
-            d = e.data
-            if side is not None and d.get("side") != side:
-                continue
-            if turn is not None and d.get("turn") != turn:
-                continue
-            if d.get("of") is not None and int(d["of"]) in undone:
-                continue
-            step = Step.from_json(d["reason"]) if isinstance(d.get("reason"), dict) else None
-            words = {
-                lang: "\n      ".join(explanation_text(step, lang)) if step else ""
-                for lang in ("en", "ru")
-            }
-            out.append((e.seq, {**d, "text": words}))
-        return out
-
     def orders(self, texts: Sequence[str], side: str | None = None) -> list[Result | None]:
         """Several orders as one command (a side's orders for the turn): every one is written
         and synced once, or, if one is refused, none is (its error says which)."""

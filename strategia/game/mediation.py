@@ -277,6 +277,34 @@ class Mediation(Commands):
 
         self._command(body)
 
+    def decisions(
+        self, side: str | None = None, turn: int | None = None
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """The computer players' decisions (of `side` only, of `turn` only, if given), as
+        (entry, decision): its turn, goal, order and reason, and `text` the reason in words in
+        both languages. A decision whose order was taken back (undo) is left out."""
+        from strategia.explain.render import explanation_text
+        from strategia.explain.trace import Step
+
+        store = self.journal
+        undone = {int(store.entry(s).data["of"]) for s in store.seqs("undo")}
+        out = []
+        for e in map(store.entry, store.seqs("decision")):
+            d = e.data
+            if side is not None and d.get("side") != side:
+                continue
+            if turn is not None and d.get("turn") != turn:
+                continue
+            if d.get("of") is not None and int(d["of"]) in undone:
+                continue
+            step = Step.from_json(d["reason"]) if isinstance(d.get("reason"), dict) else None
+            words = {
+                lang: "\n      ".join(explanation_text(step, lang)) if step else ""
+                for lang in ("en", "ru")
+            }
+            out.append((e.seq, {**d, "text": words}))
+        return out
+
     def computer_due(self, played: Collection[str] | None = None) -> list[str]:
         """The computer's sides (those of `played`, if given) to move now: at levels 1-2 the
         side to move if a computer plays it; at level 3 each that has given no decision this
