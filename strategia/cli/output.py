@@ -121,10 +121,8 @@ def check_output(
     for read in reading:
         if read is not None and _same(path, read):
             raise OutputError(
-                f"{named}: that is the file this command reads ({read}); choose "
-                "another name",
-                ru=f"{named}: это файл, который команда читает ({read}); выберите "
-                "другое имя",
+                f"{named}: that is the file this command reads ({read}); choose another name",
+                ru=f"{named}: это файл, который команда читает ({read}); выберите другое имя",
             )
     stem = _log_of(path)
     if stem is not None:
@@ -161,8 +159,7 @@ def check_output(
         )
     if not force:
         raise OutputError(
-            f"{named}: a file is already there; give --force to replace it, or choose "
-            "another name",
+            f"{named}: a file is already there; give --force to replace it, or choose another name",
             ru=f"{named}: такой файл уже есть; добавьте --force, чтобы заменить его, "
             "или выберите другое имя",
         )

@@ -41,12 +41,13 @@ def unreadable(error: OSError | UnicodeDecodeError) -> tuple[str, str]:
     for bytes that are not UTF-8 (a binary file) where they are, never Python's own words."""
     if isinstance(error, UnicodeDecodeError):
         at, byte = error.start, error.object[error.start : error.start + 1]
-        shown = f"0x{byte[0]:02x}" if isinstance(byte, bytes) and byte else "?"
+        code = byte[0] if isinstance(byte, bytes) and byte else "?"
+        shown = f"0x{code:02x}" if isinstance(code, int) else code
         return (
             f"not a text file: byte {at} ({shown}) is not UTF-8 (a binary file, or text saved "
             "in another encoding? save it as UTF-8)",
-            f"это не текстовый файл: байт {at} ({shown}) — не UTF-8 (двоичный файл или текст в "
-            "другой кодировке? сохраните его в UTF-8)",
+            f"это не текстовый файл: байт {at} (код {code}) — не UTF-8 (двоичный файл или текст "
+            "в другой кодировке? сохраните его в UTF-8)",
         )
     return (error.strerror or str(error), os_error_ru(error))
 
