@@ -132,6 +132,10 @@ def check_output(
             ru=f"{named}: это лог, счетчик или индекс игры {stem}, лежащей рядом; "
             "выберите другое имя",
         )
+    if game and not force:  # a log left where the game would be: refused, --force named
+        from strategia.game.pairing import refuse_leftovers
+
+        refuse_leftovers(path, force_hint=True)
     if not path.exists():
         return
     if path.is_dir():
