@@ -297,7 +297,11 @@ class GameStore(EntryReader):
         return entry
 
     def put_snapshot(self, seq: int, data: dict[str, Any]) -> None:
-        """Keep `data` as the snapshot after entry `seq` (in the current transaction)."""
+        """Keep `data` as the snapshot after entry `seq` (in the current transaction, or in one
+        of its own: every write is stamped, `pairing`)."""
+        if not self._in_transaction:
+            with self.transaction():
+                return self.put_snapshot(seq, data)
         blob = zlib.compress(dumps(data).encode("utf-8"), 6)
         with self._errors(f"writing the snapshot after entry {seq}", write=True):
             self._conn.execute(
@@ -306,6 +310,9 @@ class GameStore(EntryReader):
             )
 
     def drop_snapshot(self, seq: int) -> None:
+        if not self._in_transaction:
+            with self.transaction():
+                return self.drop_snapshot(seq)
         with self._errors(f"dropping the snapshot after entry {seq}", write=True):
             self._conn.execute("DELETE FROM snapshots WHERE seq = ?", (seq,))
 
