@@ -383,19 +383,33 @@ def check_in_place(path: Path, where: str, key: tuple[int, int] | None) -> None:
         what = ("moved or renamed", "перемещен или переименован")
     if not gone:
         what = (f"{what[0]}, and another file is there now", f"{what[1]}, и теперь там другой файл")
-    back = (
-        (f"move it back (`mv {now} {where}`) and open it again",
-         f"верните его (`mv {now} {where}`) и откройте снова")
-        if now is not None and not now.endswith(" (deleted)") and gone
-        else ("open the game where it is", "откройте игру там, где она есть")
-    )  # fmt: skip
+    if now is not None and now.endswith(" (deleted)"):
+        then = (
+            "The file is still readable here until the game is closed: to keep it, export it "
+            f'first (`game.export_text("{path.stem}.jsonl")`), then close the game and bring it '
+            f"back with `strategia game import {path.stem}.jsonl NEW.game`",
+            "Пока игра не закрыта, файл еще читается здесь: чтобы сохранить его, сначала "
+            f'выгрузите его (`game.export_text("{path.stem}.jsonl")`), затем закройте игру и '
+            f"восстановите ее командой `strategia game import {path.stem}.jsonl NEW.game`",
+        )
+    else:
+        back = (
+            (f"move it back (`mv {now} {where}`) and open it again",
+             f"верните его (`mv {now} {where}`) и откройте снова")
+            if now is not None and gone
+            else ("open the game where it is", "откройте игру там, где она есть")
+        )  # fmt: skip
+        then = (
+            f"Close the game here (what it wrote goes into the file itself), then {back[0]}",
+            f"Закройте игру здесь (записанное ею перейдет в сам файл), затем {back[1]}",
+        )
     raise MovedError(
         f"{path}: the game file was {what[0]} while this program had it open: nothing of this "
-        "command was written (it would have gone into a file no longer at its name). Close the "
-        f"game here (what it wrote goes into the file itself), then {back[0]}",
+        "command was written (it would have gone into a file no longer at its name). "
+        f"{then[0]}",
         ru=f"{path}: файл игры {what[1]}, пока эта программа держала его открытым: из этой "
         "команды ничего не записано (запись ушла бы в файл, которого под этим именем больше "
-        f"нет). Закройте игру здесь (записанное ею перейдет в сам файл), затем {back[1]}",
+        f"нет). {then[1]}",
     )
 
 
