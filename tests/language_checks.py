@@ -8,7 +8,7 @@ commands and code (`strategia game ...`, <code>), file names and paths, addresse
 the scenario file (`forces.R.deployment`, `map.relief`) and its values as quoted («red», 'blu'),
 rule ids with their letters («9.8в», «[4.3]», «(табл. 9-1; 9.6)»), the seeds' abbreviations
 («т.д.», «с.п.»), a river corner in the notation (10.5,4.5), the mobilisation days (M+5), the
-names of file formats (TOML, NetCDF), the program's name in its error
+names of file formats and of the text encoding (TOML, NetCDF, UTF-8), the program's name in its error
 prefix («strategia game: ошибка:») and its options (--recover), the text map's characters (f, s, h, o, R, B...).
 
 In English, by design, Cyrillic stays in: proper names the scenario gives (states, places, the
@@ -41,7 +41,7 @@ _PROGRAM = re.compile(r"\bstrategia [a-z-]+:|(?<![\w-])--?[a-z][\w-]*")  # and i
 # Names that are names in Russian too: file formats, and the mobilisation days' notation (M+5).
 # A formula's variable is a letter in Russian too (9.7а: эффективность −x²/15 − x/3 + 120).
 _NAMES = re.compile(
-    r"\b(?:TOML|NetCDF|JSONL?|SQLite|HTML|Markdown|Voilà)\b|\bM(?:\+\d+)?(?![\w])|\bx(?=\s?[=²/])"
+    r"\b(?:TOML|NetCDF|JSONL?|SQLite|HTML|Markdown|Voilà|UTF-8)\b|\bM(?:\+\d+)?(?![\w])|\bx(?=\s?[=²/])"
 )
 LATIN = re.compile(r"[A-Za-z]+")
 CYRILLIC = re.compile(r"[А-Яа-яЁё]+")

@@ -147,6 +147,9 @@ def _error_paths(tmp: Path) -> list[list[str]]:
     (tmp / "toml.toml").write_text("[map\nrelief = 1", encoding="utf-8")
     (tmp / "house.toml").write_text("[march]\nbonus_km = nan\n[nope]\nx = 1\n", encoding="utf-8")
     (tmp / "bad.jsonl").write_text('{"seq": 1}\nnot json\n', encoding="utf-8")
+    binary = tmp / "binary.toml"  # not text: Python's decoding error is never the message
+    binary.write_bytes(bytes(range(128, 256)) * 8)
+    styles = ["--computer", "red", "--styles", str(binary)]
     game, none = str(tmp / "g.game"), str(tmp / "none.game")
     assert main(["game", "new", str(DEFAULT), game, "--level", "2", "--lang", "en"]) == 0
     return [
@@ -183,6 +186,21 @@ def _error_paths(tmp: Path) -> list[list[str]]:
         ["battle", str(DEFAULT), "--attack", "21 т.д. на 35,35"],
         ["battle", str(DEFAULT)],
         ["game", "new", str(DEFAULT), str(tmp / "l.game"), "--level", "7"],
+        ["reach", str(binary), "21 т.д."],
+        ["move", str(binary), "21 т.д. на 35,35"],
+        ["scenario", "check", str(binary)],
+        ["game", "new", str(binary), str(tmp / "b.game")],
+        ["game", "new", str(DEFAULT), str(tmp / "b.game"), "--house", str(binary)],
+        ["game", "new", str(DEFAULT), str(tmp / "b.game"), *styles],
+        ["game", "show", str(binary)],
+        ["tactical", "new", str(binary)],
+        ["cases", "--house", str(binary), "--book", game],
+        ["game", "export", game, game],
+        ["game", "chart", game, "--csv", game],
+        ["game", "report", game, "--whole", "-o", game],
+        ["game", "debrief", game, "--side", "red", "-o", str(tmp)],
+        ["game", "fork", game, game, "--turn", "1", "--force"],
+        ["scenario", "convert", str(DEFAULT), str(DEFAULT)],
     ]
 
 

@@ -132,3 +132,24 @@ def test_the_command_line_prints_it_and_heads_the_side_s_journal_with_it(
     assert "Сводка для синих" in page.read_text(encoding="utf-8")
     assert main(["game", "debrief", path, "--side", "purple"]) == 2
     assert "«purple»" in capsys.readouterr().err
+
+
+def test_the_debriefs_entry_counts_only_what_the_side_was_told_of(game: Game) -> None:
+    """`since.entry` in a side's JSON counts the items of its own journal, never the whole
+    journal's entries: the enemy's orders, questions and undone orders change nothing."""
+    blue = channel(game, "blue")
+    blue.order("удар по 8,5: 101 с.д.")
+    game.end_turn()  # Blue's move ends: its debrief counts from here
+    red = channel(game, "red")
+    red.order("1 с.д. на 5,5")
+    game.undo()
+    red.ask("есть ли войска в 12,5?")
+    red.order("1 с.д. на 5,5")
+    game.end_turn()
+    mine = debrief(blue).to_json()["since"]
+    told_before = [d for seq, d in blue.told_entries() if seq <= debrief(blue).since]
+    assert mine["entry"] == len(told_before) < debrief(blue).since
+    again = Game.open(game.journal.path)
+    red_again = channel(again, "red")
+    red_again.ask("есть ли войска в 13,5?")  # more of the enemy's: the same count
+    assert debrief(channel(again, "blue")).to_json()["since"] == mine

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from strategia.core.errors import Problem, StrategiaError
+from strategia.core.errors import Problem, StrategiaError, unreadable
 from strategia.core.i18n import Text
 from strategia.tactical.skirmish import Skirmish, parse_skirmish
 from strategia.theatre.scenario import Scenario
@@ -160,7 +160,10 @@ def load_case(path: str | Path) -> Case:
     try:
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+    except (OSError, UnicodeDecodeError) as e:  # a binary file too: said in the reader's words
+        en, ru = unreadable(e)
+        raise CaseError(path, [Problem(str(path), en, ru=ru)]) from None
+    except tomllib.TOMLDecodeError as e:
         raise CaseError(path, [Problem(str(path), str(e))]) from None
     problems: list[Problem] = []
     meta = data.get("case")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from strategia.cli.output import Output
-from strategia.core.errors import Problem, RuleDataError
+from strategia.core.errors import Problem, RuleDataError, read_text_file
 from strategia.core.i18n import Lang, Text
 from strategia.game.game import Game
 from strategia.players import Player, Posture, load_styles, settings
@@ -43,7 +43,7 @@ def add_new_options(c: argparse.ArgumentParser) -> None:
 def computer_settings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     """The sides the computer plays, each {"style", "posture", "seed"} (and "styles", the
     styles file's text)."""
-    text = Path(args.styles).read_text(encoding="utf-8") if args.styles else None
+    text = read_text_file(args.styles) if args.styles else None
     styles = load_styles(text, str(args.styles)) if text is not None else load_styles()
     out: dict[str, dict[str, Any]] = {}
     problems = []

@@ -9,7 +9,7 @@ from typing import Any
 
 from strategia.casebook import BOOK, load_book, run_book
 from strategia.casebook.render import book_html, lines
-from strategia.cli.output import Output
+from strategia.cli.output import FORCE_HELP, Output, check_output
 from strategia.core.errors import StrategiaError
 
 
@@ -28,12 +28,14 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--case", dest="only", help="only this case (its id, e.g. 9.3-1)")
     p.add_argument("--book", type=Path, metavar="OUT.html", help="also write the book to print")
+    p.add_argument("--force", action="store_true", help=FORCE_HELP)
     p.add_argument("--folder", type=Path, default=BOOK, help=argparse.SUPPRESS)
     p.set_defaults(handler=cases)
 
 
 def cases(args: argparse.Namespace) -> Output:
     house = [Path(h) for h in args.house]
+    check_output("--book", args.book, args.force, house)
     for h in house:
         if not h.is_file():
             raise FileNotFoundError(2, f"{h}: no such house-rules file", str(h))

@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from strategia.cli.output import Output
+from strategia.cli.output import FORCE_HELP, Output, check_output
 from strategia.core.i18n import Text
 from strategia.game.channel import channel
 from strategia.game.course import course
@@ -29,6 +29,7 @@ def add_command(cmd: Any) -> None:
     c.add_argument("--side", help="a side's copy: only what the side knows")
     c.add_argument("--csv", type=Path, help="the figures as CSV")
     c.add_argument("--netcdf", type=Path, help="the figures as NetCDF")
+    c.add_argument("--force", action="store_true", help=FORCE_HELP)
 
 
 def _null_nan(x: Any) -> Any:
@@ -43,6 +44,8 @@ def _null_nan(x: Any) -> Any:
 
 
 def chart(args: argparse.Namespace) -> Output:
+    for option, path in (("-o", args.output), ("--csv", args.csv), ("--netcdf", args.netcdf)):
+        check_output(option, path, args.force, [args.game])
     g = Game.open(args.game)
     if args.side is not None:
         channel(g, args.side)  # an unknown side refused before anything is written

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia.cli.output import Output
+from strategia.cli.output import FORCE_HELP, Output, check_output
 from strategia.game.channel import channel
 from strategia.game.debrief import debrief
 from strategia.game.debrief_render import debrief_page, debrief_text
@@ -21,9 +21,11 @@ def add_command(cmd: Any) -> None:
     c.add_argument("--side", required=True, help="red, blue, ...")
     c.add_argument("--format", choices=("text", "html"), default="text", dest="fmt")
     c.add_argument("-o", "--output", type=Path, help="write to this file instead of stdout")
+    c.add_argument("--force", action="store_true", help=FORCE_HELP)
 
 
 def run(args: argparse.Namespace) -> Output:
+    check_output("-o", args.output, args.force, [args.game])
     g = Game.open(args.game)
     d = debrief(channel(g, args.side))
     if args.fmt == "html":

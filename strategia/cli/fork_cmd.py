@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia.cli.output import Output
+from strategia.cli.output import Output, check_output, replacing
 from strategia.core.i18n import Text
 from strategia.game.fork import fork
 from strategia.game.game import Game
@@ -29,15 +29,20 @@ def add_command(cmd: Any) -> None:
     )
     c.add_argument("game", type=Path)
     c.add_argument("new", type=Path, metavar="NEW.game")
+    c.add_argument(
+        "--force", action="store_true", help="replace a game already there (not while open)"
+    )
     where = c.add_mutually_exclusive_group(required=True)
     where.add_argument("--turn", type=int, help="from the start of this turn")
     where.add_argument("--entry", type=int, help="from the game as it was after this entry")
 
 
 def fork_game(args: argparse.Namespace) -> Output:
+    check_output("", args.new, args.force, [args.game], game=True)
     source = Game.open(args.game)
     try:
-        g = fork(source, args.new, turn=args.turn, entry=args.entry)
+        with replacing("--force", args.new, args.force):
+            g = fork(source, args.new, turn=args.turn, entry=args.entry)
     finally:
         source.journal.close()
     with g.journal:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from strategia.cli import auto_cmd, chart_cmd, debrief_cmd, fork_cmd, report_cmd
-from strategia.cli.output import Output
+from strategia.cli.output import FORCE_HELP, Output, check_output, replacing
 from strategia.cli.words import line, phase, to_move
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text
@@ -22,6 +22,8 @@ from strategia.game.order_words import question_in
 from strategia.game.store_words import with_russian
 from strategia.rules.kinds import side_name
 from strategia.theatre.ascii_map import render
+
+GAME_FORCE_HELP = "replace a game already there (not while a program has it open)"
 
 
 def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -38,6 +40,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c = cmd("new", "start a game from a scenario; the game file is its journal", new)
     c.add_argument("scenario", type=Path)
     c.add_argument("game", type=Path)
+    c.add_argument("--force", action="store_true", help=GAME_FORCE_HELP)
     c.add_argument("--level", type=int, choices=(1, 2, 3))
     c.add_argument("--seed", type=int)
     c.add_argument("--house", action="append", help="house-rules file (0.3), kept in the game")
@@ -81,10 +84,12 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c = cmd("export", "the game as a text journal (JSON lines, with checksums)", export)
     c.add_argument("game", type=Path)
     c.add_argument("out", type=Path)
+    c.add_argument("--force", action="store_true", help=FORCE_HELP)
     c = cmd("import", "a game file from a text journal (an export, or a first-version game)", imp)
     c.add_argument("text", type=Path)
     c.add_argument("game", type=Path)
     c.add_argument("--recover", action="store_true", help="keep the entries before any damage")
+    c.add_argument("--force", action="store_true", help=GAME_FORCE_HELP)
     c = cmd("intervene", "a mediator's input (9.4): a note, or weather closing a road", intervene)
     c.add_argument("game", type=Path)
     c.add_argument("text")
@@ -107,17 +112,20 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 
 def new(args: argparse.Namespace) -> Output:
-    g = Game.new(
-        args.scenario,
-        args.game,
-        level=args.level,
-        seed=args.seed,
-        house=args.house,
-        limit_interventions=args.limit_interventions,
-        clock=args.clock or None,
-        clock_minutes=args.clock_minutes,
-        computer=auto_cmd.computer_settings(args) or None,
-    )
+    reading = [args.scenario, *(Path(h) for h in args.house or [])]
+    check_output("", args.game, args.force, reading, game=True)
+    with replacing("--force", args.game, args.force):
+        g = Game.new(
+            args.scenario,
+            args.game,
+            level=args.level,
+            seed=args.seed,
+            house=args.house,
+            limit_interventions=args.limit_interventions,
+            clock=args.clock or None,
+            clock_minutes=args.clock_minutes,
+            computer=auto_cmd.computer_settings(args) or None,
+        )
     return Output(
         line(
             "new",
@@ -299,6 +307,7 @@ def export(args: argparse.Namespace) -> Output:
     from strategia.game import textform
     from strategia.game.store import GameStore
 
+    check_output("", args.out, args.force, [args.game])
     with GameStore.open(args.game) as store:  # a game of either rule set
         textform.write(args.out, store.entries)
         n = len(store.entries)
@@ -311,9 +320,11 @@ def export(args: argparse.Namespace) -> Output:
 def imp(args: argparse.Namespace) -> Output:
     from strategia.game import textform
 
+    check_output("", args.game, args.force, [args.text], game=True)
     head = textform.read(args.text)[0][:1]
     if head and head[0].data.get("game") == "tactical":
-        store, problems = textform.import_journal(args.text, args.game, args.recover)
+        with replacing("--force", args.game, args.force):
+            store, problems = textform.import_journal(args.text, args.game, args.recover)
         n = len(store.entries)
         store.close()
         text = line("tactical", args.lang, game=args.game, n=n)
@@ -321,7 +332,8 @@ def imp(args: argparse.Namespace) -> Output:
         return Output(
             "\n".join([text, *notes]), {"game": str(args.game), "entries": n, "problems": notes}
         )
-    g = Game.import_text(args.text, args.game, recover=args.recover)
+    with replacing("--force", args.game, args.force):
+        g = Game.import_text(args.text, args.game, recover=args.recover)
     differences = [p for p in g.replay_problems if not p.startswith("note: ")]
     n = len(g.journal.entries)
     text = line("imported", args.lang, game=args.game, n=n, text=args.text, turn=g.state.turn)

@@ -1,4 +1,5 @@
-"""What a subcommand returns and the options every subcommand takes."""
+"""What a subcommand returns, the options every subcommand takes, and the one check of every
+file a command writes (`check_output`)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,12 @@ import argparse
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+from strategia.core.errors import StrategiaError
 from strategia.core.i18n import LANGS, Lang
 
 Handler = Callable[[argparse.Namespace], "Output"]
@@ -86,3 +90,123 @@ def common_options() -> argparse.ArgumentParser:
         help="language of the output (default: STRATEGIA_LANG, else ru)",
     )
     return p
+
+
+class OutputError(StrategiaError):
+    """A file a command was asked to write that it must not (exit 2, nothing written)."""
+
+
+FORCE_HELP = "replace a file already there (never a game file, nor a file the command reads)"
+
+
+def check_output(
+    option: str,
+    path: Path | None,
+    force: bool = False,
+    reading: Sequence[Path | None] = (),
+    game: bool = False,
+    folder: bool = False,
+) -> None:
+    """Refuse to write `path`, given as `option` (`-o`, `--csv`; "" for an argument without
+    one: the path alone names it), where it must not be
+    written: a file the command reads (`reading`, by `samefile`), a game file (the store's SQLite
+    header and application id) or a game's log, count or index beside it, a folder, and without
+    `force` any file already there. `game`: `path` is a game the command makes, and with
+    `force` a game there is replaced (`replacing`). `folder`: `path` may be a folder (a Zarr
+    store, a folder of games), checked by its own command. Every command that writes a file
+    the user names calls this before it writes (or computes) anything."""
+    if path is None:
+        return
+    named = f"{option} {path}".strip()  # what the error names
+    for read in reading:
+        if read is not None and _same(path, read):
+            raise OutputError(
+                f"{named}: that is the file this command reads ({read}); choose another name",
+                ru=f"{named}: это файл, который команда читает ({read}); выберите другое имя",
+            )
+    stem = _log_of(path)
+    if stem is not None:
+        raise OutputError(
+            f"{named}: that is the log, count or index of the game {stem} beside it; "
+            "choose another name",
+            ru=f"{named}: это лог, счетчик или индекс игры {stem}, лежащей рядом; "
+            "выберите другое имя",
+        )
+    if game and not force:  # a log left where the game would be: refused, --force named
+        from strategia.game.pairing import refuse_leftovers
+
+        refuse_leftovers(path, force_hint=True)
+    if not path.exists():
+        return
+    if path.is_dir():
+        if folder:
+            return
+        raise OutputError(
+            f"{named}: a folder is there, not a file; choose another name",
+            ru=f"{named}: там папка, а не файл; выберите другое имя",
+        )
+    if _is_game(path):
+        if game and force:
+            return
+        if game:
+            raise OutputError(
+                f"{named}: a game is already there; give --force to replace it (it is "
+                "removed, with its log and count), or choose another name",
+                ru=f"{named}: там уже есть игра; добавьте --force, чтобы заменить ее "
+                "(она будет удалена вместе с логом и счетчиком), или выберите другое имя",
+            )
+        raise OutputError(
+            f"{named}: a game file is there; it is never written over by another "
+            "file, even with --force: choose another name",
+            ru=f"{named}: там файл игры; поверх игры другой файл не пишется даже с "
+            "--force: выберите другое имя",
+        )
+    if not force:
+        raise OutputError(
+            f"{named}: a file is already there; give --force to replace it, or choose another name",
+            ru=f"{named}: такой файл уже есть; добавьте --force, чтобы заменить его, "
+            "или выберите другое имя",
+        )
+
+
+@contextmanager
+def replacing(option: str, path: Path, force: bool) -> Iterator[None]:
+    """Make a game at `path` inside the block: with `force`, a game there (or a log left
+    there) is set aside first, removed once the new game is made, put back if it is not
+    (refused while any process has it open). Without `force`, the block alone."""
+    if not force:
+        yield
+        return
+    from strategia.game.pairing import setting_aside
+
+    with setting_aside(path, option):
+        yield
+
+
+def _same(path: Path, other: Path) -> bool:
+    try:
+        return os.path.samefile(path, other)
+    except OSError:
+        return False
+
+
+def _is_game(path: Path) -> bool:
+    """Whether `path` is a game file (the store's SQLite header and application id)."""
+    from strategia.game.file_access import file_bytes
+    from strategia.game.sqlite_file import APPLICATION_ID, MAGIC
+
+    try:
+        head = file_bytes(path, 100)
+    except OSError:
+        return False
+    return head[:16] == MAGIC and head[68:72] == APPLICATION_ID.to_bytes(4, "big")
+
+
+def _log_of(path: Path) -> Path | None:
+    """The game whose log, index or count `path` is (None: it is none)."""
+    for ext in ("-wal", "-shm", "-count"):
+        if path.name.endswith(ext) and len(path.name) > len(ext):
+            stem = path.with_name(path.name.removesuffix(ext))
+            if stem.exists() and _is_game(stem):
+                return stem
+    return None

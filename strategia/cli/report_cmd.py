@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia.cli.output import Output
+from strategia.cli.output import FORCE_HELP, Output, check_output
 from strategia.game import report_render as rr
 from strategia.game.channel import channel
 from strategia.game.game import Game
@@ -28,6 +28,7 @@ def add_command(cmd: Any) -> None:
     c.add_argument("--side", help="a side's copy: its own account of each battle (fog of war)")
     c.add_argument("--format", choices=FORMATS, default="text", dest="fmt")
     c.add_argument("-o", "--output", type=Path, help="write to this file instead of stdout")
+    c.add_argument("--force", action="store_true", help=FORCE_HELP)
     c.add_argument(
         "--whole",
         action="store_true",
@@ -36,6 +37,7 @@ def add_command(cmd: Any) -> None:
 
 
 def report(args: argparse.Namespace) -> Output:
+    check_output("-o", args.output, args.force, [args.game])
     g = Game.open(args.game)
     if args.whole:
         if args.side is not None:

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia.cli.output import Output
+from strategia.cli.output import FORCE_HELP, Output, check_output
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import unit_word
@@ -37,9 +37,11 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     )
     v.add_argument("file", type=Path)
     v.add_argument("out", type=Path)
+    v.add_argument("--force", action="store_true", help=FORCE_HELP)
     v.set_defaults(handler=convert)
     r = ss.add_parser("random", parents=[parent], help="a random theatre with forces, for trials")
     r.add_argument("out", type=Path, help="the scenario file to write (.toml)")
+    r.add_argument("--force", action="store_true", help=FORCE_HELP)
     r.add_argument("--size", type=int, nargs=2, default=(64, 44), metavar=("W", "H"))
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--divisions", type=int, default=30, help="divisions a side")
@@ -147,6 +149,7 @@ def show(args: argparse.Namespace) -> Output:
 
 
 def convert(args: argparse.Namespace) -> Output:
+    check_output("", args.out, args.force, [args.file])
     sc = load_scenario(args.file)
     if args.out.suffix == ".nc":
         terrain.save(sc.theatre, args.out)
@@ -161,6 +164,9 @@ def convert(args: argparse.Namespace) -> Output:
 def random_command(args: argparse.Namespace) -> Output:
     from strategia.theatre.generate import random_scenario
 
+    check_output("", args.out, args.force)
+    if args.netcdf:
+        check_output("--netcdf", args.out.with_suffix(".nc"), args.force, [args.out])
     w, h = args.size
     sc = random_scenario(
         w, h, seed=args.seed, divisions_per_side=args.divisions, rivers=args.rivers

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from strategia.cli.output import Output
+from strategia.cli.output import FORCE_HELP, Output, check_output
 from strategia.core.i18n import Lang, Text
 
 # `strategia.sweep` (Dask, matplotlib) is imported by the handlers: other commands start quickly
@@ -90,6 +90,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     g = ss.add_parser("plot", parents=[parent], help="the picture: win rates, force ratios")
     g.add_argument("results", type=Path, help="the results (NetCDF file or Zarr store)")
     g.add_argument("-o", "--out", type=Path, required=True, help="the picture (PNG)")
+    g.add_argument("--force", action="store_true", help=FORCE_HELP)
     g.set_defaults(handler=plot_command)
 
 
@@ -119,7 +120,15 @@ def run_command(args: argparse.Namespace) -> Output:
     from strategia.sweep.spec import SweepError, read_outcomes
     from strategia.sweep.summary import summary
 
+    houses = [Path(h) for h in args.house or []]
+    variant_files = [
+        Path(f) for v in args.variant or [] for f in v.partition("=")[2].split(",") if f
+    ]
+    reading = [args.scenario, *houses, *variant_files]
+    check_output("--out", args.out, True, reading, folder=True)  # there: refuse_existing
     refuse_existing(args.out, args.force)
+    if args.keep is not None:
+        check_output("--keep", args.keep, True, reading, folder=True)
     sweep = read_sweep(
         args.scenario, args.games, args.turns, house=args.house, variants=args.variant,
         players=args.players, level=args.level, seed=args.seed,
@@ -171,6 +180,7 @@ def plot_command(args: argparse.Namespace) -> Output:
     from strategia.sweep.files import load
     from strategia.sweep.plot import save_plot
 
+    check_output("-o", args.out, args.force, [args.results])
     ds = load(args.results)
     save_plot(ds, args.out, args.lang)
     text = WORDS["plot"](args.lang).format(out=args.out, results=args.results)

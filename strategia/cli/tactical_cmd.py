@@ -17,7 +17,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia.cli.output import Output
+from strategia.cli.output import Output, check_output, replacing
 from strategia.core.i18n import Lang, Text
 from strategia.explain.render import explanation_text, fmt
 from strategia.explain.trace import Step
@@ -41,6 +41,9 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument("skirmish", type=Path, help="skirmish file (TOML)")
     c.add_argument("--game", type=Path, help="the game file to write (default: SKIRMISH.tgame)")
     c.add_argument("--house", action="append", metavar="FILE", help="house-rules file")
+    c.add_argument(
+        "--force", action="store_true", help="replace a game already there (not while open)"
+    )
     c.set_defaults(handler=new_command)
 
     c = t.add_parser("show", parents=[parent], help="the table, the turn and phase, the cards")
@@ -158,7 +161,10 @@ def table_text(game: TacticalGame, lang: Lang) -> str:
 
 def new_command(args: argparse.Namespace) -> Output:
     path = args.game or args.skirmish.with_suffix(".tgame")
-    game = TacticalGame.new(args.skirmish, path, house=args.house)
+    reading = [args.skirmish, *(Path(h) for h in args.house or [])]
+    check_output("--game", path, args.force, reading, game=True)
+    with replacing("--force", path, args.force):
+        game = TacticalGame.new(args.skirmish, path, house=args.house)
     text = f"{path}\n{_status(game, args.lang)}\n\n{table_text(game, args.lang)}"
     return Output(text, game.to_json())
 

@@ -7,6 +7,7 @@ import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from strategia.core.i18n import Lang
 
@@ -33,6 +34,40 @@ def say(error: BaseException, lang: Lang = "en") -> str:
     if lang == "ru" and isinstance(error, OSError):
         return f"{error.filename}: {os_error_ru(error)}" if error.filename else os_error_ru(error)
     return str(error)
+
+
+def unreadable(error: OSError | UnicodeDecodeError) -> tuple[str, str]:
+    """Why a file cannot be read as text, in English and in Russian: the system's reason, or
+    for bytes that are not UTF-8 (a binary file) where they are, never Python's own words."""
+    if isinstance(error, UnicodeDecodeError):
+        at, byte = error.start, error.object[error.start : error.start + 1]
+        code = byte[0] if isinstance(byte, bytes) and byte else "?"
+        shown = f"0x{code:02x}" if isinstance(code, int) else code
+        return (
+            f"not a text file: byte {at} ({shown}) is not UTF-8 (a binary file, or text saved "
+            "in another encoding? save it as UTF-8)",
+            f"это не текстовый файл: байт {at} (код {code}) — не UTF-8 (двоичный файл или текст "
+            "в другой кодировке? сохраните его в UTF-8)",
+        )
+    return (error.strerror or str(error), os_error_ru(error))
+
+
+def read_text_file(path: str | Path) -> str:
+    """The text of the file at `path` (UTF-8); an UnreadableFileError naming the file and why,
+    in both languages, if it cannot be read as text."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UnreadableFileError(path, e) from None
+
+
+class UnreadableFileError(StrategiaError):
+    """A file that cannot be read as text (`unreadable`: why), naming it."""
+
+    def __init__(self, path: str | Path, error: OSError | UnicodeDecodeError) -> None:
+        self.path = str(path)
+        en, ru = unreadable(error)
+        super().__init__(f"{path}: {en}", ru=f"{path}: {ru}")
 
 
 # What a file error is, in Russian, by its errno name.

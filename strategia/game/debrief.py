@@ -59,8 +59,9 @@ class Debrief:
 
     side: str
     turn: int  # the turn now
-    since: int  # the journal entry after which it counts (1: the game's start)
+    since: int  # the journal entry after which it counts (1: the game's start): the mediator's
     since_turn: int
+    since_told: int  # the side's own journal's items up to there (what it was told of, only)
     told: tuple[dict[str, Any], ...]  # items of `SideChannel.told`
     losses: tuple[Loss, ...]
     arrived: tuple[str, ...]
@@ -74,7 +75,9 @@ class Debrief:
         return {
             "side": self.side,
             "turn": self.turn,
-            "since": {"entry": self.since, "turn": self.since_turn},
+            # the side's own count: its journal's items before (never the whole journal's
+            # entries, which would count the enemy's orders and questions, 1.6)
+            "since": {"entry": self.since_told, "turn": self.since_turn},
             "told": list(self.told),
             "losses": [x.to_json() for x in self.losses],
             "arrived": list(self.arrived),
@@ -113,6 +116,7 @@ def debrief(ch: SideChannel) -> Debrief:
         turn=g.state.turn,
         since=since,
         since_turn=then.turn,
+        since_told=sum(1 for seq, d in entries if seq <= since and d["kind"] != "sealed"),
         told=told,
         losses=_losses(_own(then, ch.side), _own(g.state, ch.side)),
         arrived=tuple(sorted(set(_own(g.state, ch.side)) - set(_own(then, ch.side)), key=_key)),

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from strategia.core.collector import collector_paused
-from strategia.core.errors import InactiveRuleError, Problem, RuleDataError
+from strategia.core.errors import InactiveRuleError, Problem, RuleDataError, unreadable
 from strategia.core.i18n import Lang, Text
 from strategia.engine import flow, refusals
 from strategia.engine.apply import acting_unit, apply
@@ -473,9 +473,9 @@ def _answer(a: dict[str, Any], lang: Lang) -> str:
 def _read_house(path: Path) -> tuple[str, str]:
     try:
         return str(path), path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        why = e.strerror if isinstance(e, OSError) else str(e)
-        raise RuleDataError(str(path), [Problem(str(path), why or str(e))]) from None
+    except (OSError, UnicodeDecodeError) as e:  # a binary file too: said in the reader's words
+        en, ru = unreadable(e)
+        raise RuleDataError(str(path), [Problem(str(path), en, ru=ru)]) from None
 
 
 def _check_clock(rules: RuleSet, clock: bool, minutes: float) -> None:

@@ -1,11 +1,13 @@
 """Salvaging a damaged game file: the header and the entries up to the first damage.
 
-The damaged file (with its write-ahead log) is set aside as `NAME.damaged` and read from a
-copy, so nothing is lost if more can be saved by hand later. The copy's SQLite file header has
-its fixed fields written back first (a flipped byte there makes SQLite refuse the whole file);
-then each row is read on its own, so one damaged page costs only the rows on it, and each
-row's checksum is checked. The game is then rebuilt from what was saved (`Game.open(recover=
-True)`).
+Refused while any process has the game open (`pairing.refuse_held`: it would go on writing
+into the file set aside). The damaged file (with its write-ahead log) is set aside as
+`NAME.damaged` and read from a copy, so nothing is lost if more can be saved by hand later; a
+log that is not the file's (`pairing.check_pair`) is kept aside with it but not read. The
+copy's SQLite file header has its fixed fields written back first (a flipped byte there makes
+SQLite refuse the whole file); then each row is read on its own, so one damaged page costs
+only the rows on it, and each row's checksum is checked. The game is then rebuilt from what
+was saved (`Game.open(recover=True)`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from strategia.core.errors import Problem
+from strategia.game import pairing
 from strategia.game.file_access import copy_file
 from strategia.game.sqlite_file import (
     COUNT_SUFFIX,
@@ -37,6 +40,7 @@ def salvage(path: Path) -> tuple[Entry | None, list[Entry], list[Problem], Path]
     """Set the damaged `path` aside and read what is good in it: the header entry (None if both
     copies are lost), the entries after it up to the first damage, the problems, and where the
     damaged file now is."""
+    pairing.refuse_held(path, ("recovery", "восстановление"))
     aside = _free_name(path.with_name(path.name + ".damaged"))
     os.replace(path, aside)
     for ext in SIDE_FILES:  # the log and the count go with it; the index is rebuilt
@@ -56,7 +60,7 @@ def salvage(path: Path) -> tuple[Entry | None, list[Entry], list[Problem], Path]
         problems += _repair_file_header(copy, aside)
         header, entries = None, []
         try:
-            conn = connect(copy, salvage=True)
+            conn = _paired(copy, aside, problems)
         except sqlite3.Error as e:
             problems.append(Problem(str(aside), f"cannot be opened: {e}"))
         else:
@@ -70,6 +74,31 @@ def salvage(path: Path) -> tuple[Entry | None, list[Entry], list[Problem], Path]
         put_back(aside, path)
         problems.append(Problem(str(path), "no copy of the header could be read: nothing saved"))
     return header, entries, problems, aside
+
+
+def _paired(copy: Path, shown: Path, problems: list[Problem]) -> sqlite3.Connection:
+    """A connection to the copy, through its log only if the log is the file's (else the log
+    is left out, the file read alone)."""
+    main = pairing.main_identity(copy)
+    conn = connect(copy, salvage=True)
+    try:
+        seen, stamped = pairing.seen_identity(conn)
+        pairing.check_pair(copy, main, seen, stamped)
+    except sqlite3.Error:
+        return conn
+    except pairing.LogMismatch:
+        pairing.close_leaving_log(conn, copy)
+        for ext in ("-wal", "-shm"):
+            Path(f"{copy}{ext}").unlink(missing_ok=True)
+        problems.append(
+            Problem(
+                f"{shown}-wal",
+                "another file's log, not read: the game is saved from the file alone",
+                ru="лог другого файла, не прочитан: игра сохранена по одному файлу",
+            )
+        )
+        return connect(copy, salvage=True)
+    return conn
 
 
 def put_back(aside: Path, path: Path) -> None:

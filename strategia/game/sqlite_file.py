@@ -3,6 +3,11 @@
 Every game file (and tactical game file) is an SQLite database in WAL mode with the schema
 below, its own application id and schema version in the file's header, so another database or
 a later version's file is refused with a clear error, as is an earlier version's text journal.
+
+The file's first table (so always its page 2) is `stamp`: one row, the game's identity (the
+header's checksum), the file's own identity (drawn when the file is made: an import, a fork or
+a recovery of the same game is another file) and a nonce, rewritten by every write transaction
+(`strategia.game.pairing`: how the file and its log are paired by it).
 """
 
 from __future__ import annotations
@@ -31,7 +36,10 @@ MAGIC = b"SQLite format 3\x00"
 PAGE_SIZE = 4096  # every game file is created with it
 COUNT_SUFFIX = "-count"  # the count of acknowledged entries, beside the game (game/count.py)
 SIDE_FILES = ("-wal", "-shm", COUNT_SUFFIX)
+STAMP_PAGE = 2  # the stamp table's page: the file's first table
+_STAMP = re.compile(rb"strategia-stamp/1 ([0-9a-f]{8}) ([0-9a-f]{16}) ([0-9a-f]{12}) ([0-9a-f]{8})")
 _SCHEMA = """
+CREATE TABLE stamp (id INTEGER PRIMARY KEY, data TEXT NOT NULL);
 CREATE TABLE header (copy INTEGER PRIMARY KEY, time TEXT NOT NULL, data TEXT NOT NULL,
                      crc TEXT NOT NULL);
 CREATE TABLE header_copy (copy INTEGER PRIMARY KEY, time TEXT NOT NULL, data TEXT NOT NULL,
@@ -149,6 +157,26 @@ def blob_crc(seq: int, blob: bytes) -> str:
     return f"{zlib.crc32(blob, zlib.crc32(str(seq).encode())):08x}"
 
 
+def stamp_text(game_id: str, file_id: str) -> str:
+    """The stamp row's text: the game's and the file's identity, a fresh nonce (so that every
+    write transaction rewrites the stamp's page: SQLite leaves a row written unchanged alone),
+    and a checksum. Always of the same length."""
+    body = f"{game_id} {file_id} {os.urandom(6).hex()}"
+    return f"strategia-stamp/1 {body} {zlib.crc32(body.encode()):08x}"
+
+
+def stamps_in(raw: bytes) -> set[tuple[str, str]]:
+    """The identities (game, file) of the whole stamps in `raw` (a page's bytes, or a stamp
+    row's text encoded)."""
+    out = set()
+    for m in _STAMP.finditer(raw):
+        game_id, file_id, nonce, crc = (g.decode() for g in m.groups())
+        body = f"{game_id} {file_id} {nonce}"
+        if crc == f"{zlib.crc32(body.encode()):08x}":
+            out.add((game_id, file_id))
+    return out
+
+
 def now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
@@ -181,11 +209,15 @@ def connect(path: Path, readonly: bool = False, salvage: bool = False) -> sqlite
         path, uri, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
     )
     conn.text_factory = read_text
-    if salvage:
-        conn.execute("PRAGMA writable_schema = ON")
-    conn.execute("PRAGMA cell_size_check = ON")
-    if not readonly:
-        conn.execute("PRAGMA synchronous = FULL")
+    try:
+        if salvage:
+            conn.execute("PRAGMA writable_schema = ON")
+        conn.execute("PRAGMA cell_size_check = ON")
+        if not readonly:
+            conn.execute("PRAGMA synchronous = FULL")
+    except BaseException:  # a file SQLite cannot read: closed here, its locks not kept
+        conn.close()
+        raise
     return conn
 
 
@@ -219,6 +251,12 @@ def create_file(path: Path, header: dict[str, Any], time: str | None = None) -> 
                     (time, text, row_crc(1, "game", time, text)),
                 )
             conn.execute("INSERT INTO tail VALUES (1, 1, ?)", (row_crc("tail", 1),))
+            game_id = row_crc(1, "game", time, text)
+            conn.execute(
+                "INSERT INTO stamp VALUES (1, ?)", (stamp_text(game_id, os.urandom(8).hex()),)
+            )
+            root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'stamp'")
+            assert root.fetchone()[0] == STAMP_PAGE
             conn.execute("COMMIT")
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:

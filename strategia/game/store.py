@@ -28,6 +28,17 @@ What SQLite gives, and why the store relies on it rather than on its own file ha
 
 The store is a local file: WAL does not work over network file systems.
 
+*The file and its log.* SQLite finds its write-ahead log (`NAME-wal`) by the file's name and
+cannot tell it from another file's: a log left beside a name by a game removed, replaced or
+moved while open would be read into whatever file is put there (a mix of two games), and a
+file moved while a process holds it leaves that process's newest commits in the log at the old
+name. So the file's page 2 carries a stamp (the game's identity, the file's, a nonce) that every
+write transaction rewrites; opening compares the stamp seen through the log with the main
+file's own, and refuses a log that is not the file's, a file another process holds under
+another name, and a game whose newest commits lie in a log at the name it was moved from; no
+game is made beside a leftover log; and a holder writes only into the file still at its name
+(its inode compared before every write transaction). All in `strategia.game.pairing`.
+
 *Not durable* (``durable=False``: a game played by the computer in a sweep, `strategia.sweep`):
 the same file and the same checks, with ``synchronous=OFF`` and no count kept apart, so no
 command waits for the disk; a crash may lose the game, which is played again. Closed, it is an
@@ -37,15 +48,17 @@ ordinary game file (SQLite copies its log into it), which `strategia game replay
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from strategia.core.errors import Problem
-from strategia.game import count
+from strategia.game import count, pairing
 from strategia.game.entries import Entry, entry_of
 from strategia.game.sqlite_file import (
     APPLICATION_ID,
@@ -65,6 +78,7 @@ from strategia.game.sqlite_file import (
     is_damage,
     now,
     row_crc,
+    stamp_text,
 )
 from strategia.game.store_read import EntryReader
 
@@ -85,7 +99,10 @@ class GameStore(EntryReader):
         self.durable = durable  # False: no sync per command, no count kept (see the module)
         self._in_transaction = False
         self.game_id = ""  # the header's checksum: whose the count kept apart is
+        self.file_id = ""  # this file's own identity, in its stamp ("": a file made before it)
         self.acknowledged: int | None = None  # the count kept apart when opened
+        self._where = os.path.abspath(path)  # where the file was opened: still there to write?
+        self._key: tuple[int, int] | None = getattr(conn, "_held_key", None)
 
     # --- creating and opening ------------------------------------------------------------------
 
@@ -98,8 +115,10 @@ class GameStore(EntryReader):
         durable: bool = True,
     ) -> GameStore:
         """A new game file whose header is `header` (written at `time`, by default now);
-        refuses to overwrite a file. The file appears whole or not at all. `durable=False`:
+        refuses to overwrite a file, or to make one beside a log left there with no file
+        (`pairing.refuse_leftovers`). The file appears whole or not at all. `durable=False`:
         its commands are not synced (see the module)."""
+        pairing.refuse_leftovers(Path(path))
         create_file(Path(path), header, time)
         store = cls.open(path, durable=durable)
         store._record_count()
@@ -110,12 +129,17 @@ class GameStore(EntryReader):
         """An existing game file, its header and the entries from its newest snapshot on read
         and checked; a StoreError names every damage found (table and entry, or the file's
         page). The earlier entries are checked when read (`read_all` reads them all). The file
-        is read through SQLite only (`file_access`: its locks must hold). `durable=False`:
-        its commands are not synced (see the module)."""
+        is read through SQLite only (`file_access`: its locks must hold). A log that is not the
+        file's is refused (`pairing.LogMismatch`), as is a file held under another name or
+        whose newest commits lie at the name it was moved from (`pairing.MovedError`).
+        `durable=False`: its commands are not synced (see the module)."""
         path = Path(path)
         if not path.exists() or path.stat().st_size < 100:
             check_file(path)
         counted = count.read(path)  # before the entries: the count never runs ahead of them
+        main = pairing.main_identity(path)  # the file's own page 2, and another holder
+        if main is not None:
+            pairing.check_holder(path, main[2])
         try:
             conn = connect(path)
             conn.execute("PRAGMA application_id").fetchone()
@@ -131,10 +155,16 @@ class GameStore(EntryReader):
             conn.execute("PRAGMA synchronous = OFF")
         try:
             store._check_schema()
+            store._check_pair(main)
             store._check_structure()
             store._read_header()
             store._read_from_snapshot()
             store._check_count(counted)
+            if store.acknowledged is None and durable and main is not None and store.file_id:
+                pairing.orphan_log(path, (store.game_id, store.file_id), store.last_seq)
+        except pairing.LogMismatch:
+            pairing.close_leaving_log(conn, path)  # nothing of that log copied into the file
+            raise
         except sqlite3.Error as e:
             conn.close()
             if is_damage(e) or header_damage(path):
@@ -223,14 +253,21 @@ class GameStore(EntryReader):
             self._conn.execute("BEGIN IMMEDIATE")
         self._in_transaction = True
         try:
+            pairing.check_in_place(self.path, self._where, self._key)
             new = self._read_entries()
             mark = self._last
+            changes = self._conn.total_changes
             yield new
             with self._errors("committing the command", write=True):
                 if self._last > mark:
                     self._conn.execute(
                         "UPDATE tail SET last = ?, crc = ? WHERE id = 1",
                         (self._last, row_crc("tail", self._last)),
+                    )
+                if self.file_id and self._conn.total_changes > changes:
+                    self._conn.execute(
+                        "UPDATE stamp SET data = ? WHERE id = 1",
+                        (stamp_text(self.game_id, self.file_id),),
                     )
                 self._conn.execute("COMMIT")
         except BaseException:
@@ -260,7 +297,11 @@ class GameStore(EntryReader):
         return entry
 
     def put_snapshot(self, seq: int, data: dict[str, Any]) -> None:
-        """Keep `data` as the snapshot after entry `seq` (in the current transaction)."""
+        """Keep `data` as the snapshot after entry `seq` (in the current transaction, or in one
+        of its own: every write is stamped, `pairing`)."""
+        if not self._in_transaction:
+            with self.transaction():
+                return self.put_snapshot(seq, data)
         blob = zlib.compress(dumps(data).encode("utf-8"), 6)
         with self._errors(f"writing the snapshot after entry {seq}", write=True):
             self._conn.execute(
@@ -269,6 +310,9 @@ class GameStore(EntryReader):
             )
 
     def drop_snapshot(self, seq: int) -> None:
+        if not self._in_transaction:
+            with self.transaction():
+                return self.drop_snapshot(seq)
         with self._errors(f"dropping the snapshot after entry {seq}", write=True):
             self._conn.execute("DELETE FROM snapshots WHERE seq = ?", (seq,))
 
@@ -309,6 +353,25 @@ class GameStore(EntryReader):
                 ],
                 self.last_seq,
             )
+
+    def _check_pair(self, main: tuple[set[tuple[str, str]], bool, int | None] | None) -> None:
+        """The stamp seen through the log against the main file's own (`pairing.check_pair`);
+        keeps the file's identity, to stamp what is written. A damaged stamp is a problem
+        worked around (the next write rewrites it from the main file's)."""
+        try:
+            seen, stamped = pairing.seen_identity(self._conn)
+        except sqlite3.Error:
+            seen, stamped = None, True
+        pairing.check_pair(self.path, main, seen, stamped)
+        if seen is not None:
+            self.file_id = seen[1]
+        elif stamped:
+            where = f"{self.path}: the stamp (the file's identity, page 2)"
+            where_ru = f"{self.path}: штамп (опознавательный знак файла, страница 2)"
+            damaged = Problem(where, "missing or damaged", ru="отсутствует или поврежден")
+            self.problems.append(replace(damaged, where_ru=where_ru))
+            own = main[0] if main is not None else set()
+            self.file_id = next(iter(own))[1] if len(own) == 1 else ""
 
     def _check_schema(self) -> None:
         with self._errors("reading the file's header"):

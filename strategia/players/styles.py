@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from strategia.core.errors import Problem, RuleDataError
+from strategia.core.errors import Problem, RuleDataError, unreadable
 from strategia.core.i18n import Text
 
 DEFAULTS = Path(__file__).with_name("styles.toml")
@@ -108,8 +108,9 @@ def read_styles(path: str | Path | None) -> dict[str, Style]:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise RuleDataError(str(p), [Problem(str(p), str(e))]) from None
+    except (OSError, UnicodeDecodeError) as e:  # a binary file too: said in the reader's words
+        en, ru = unreadable(e)
+        raise RuleDataError(str(p), [Problem(str(p), en, ru=ru)]) from None
     return load_styles(text, str(p))
 
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from strategia.core.errors import Problem, RuleDataError, os_error_ru, toml_error_ru
+from strategia.core.errors import Problem, RuleDataError, os_error_ru, toml_error_ru, unreadable
 from strategia.core.i18n import Text
 from strategia.core.vocab import norm
 from strategia.rules.english import en
@@ -265,9 +265,8 @@ def apply_house_rules(rules: RuleSet, path: Path) -> RuleSet:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        why = e.strerror if isinstance(e, OSError) else f"not UTF-8 text ({e.reason})"
-        ru = os_error_ru(e) if isinstance(e, OSError) else "это не текст в UTF-8"
-        problem = Problem("file", why or str(e), ru=ru, where_ru="файл")
+        why, ru = unreadable(e)
+        problem = Problem("file", why, ru=ru, where_ru="файл")
         raise RuleDataError(str(path), [problem]) from None
     return apply_house_text(rules, text, str(path))
 

@@ -159,15 +159,16 @@ def game_name(sweep: Sweep, variant: int, game: int) -> str:
 
 
 def check_keep(folder: Path, sweep: Sweep) -> None:
-    """Refuse to keep the games in `folder` if one of their files is already there (before
-    any game is played)."""
+    """Refuse to keep the games in `folder` if one of their files (or a log left by a game of
+    that name) is already there (before any game is played)."""
     if folder.exists() and not folder.is_dir():
         raise SweepError(f"--keep {folder}: not a folder", ru=f"--keep {folder}: это не папка")
-    there = [
-        name
+    there = [  # a game, or a log left by one (it would be read into the game kept there)
+        f"{name}{ext}"
         for v in range(len(sweep.variants))
         for k in range(sweep.games)
-        if (folder / (name := game_name(sweep, v, k))).exists()
+        for ext in ("", "-wal", "-shm")
+        if Path(f"{folder / (name := game_name(sweep, v, k))}{ext}").exists()
     ]
     if there:
         raise SweepError(

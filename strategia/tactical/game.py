@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from strategia.core.errors import StrategiaError
+from strategia.core.errors import StrategiaError, read_text_file
 from strategia.explain.trace import Explained, Step
 from strategia.game.store import GameStore
 from strategia.rules import RuleSet
@@ -58,7 +58,7 @@ class TacticalGame:
     ) -> TacticalGame:
         """A new game of a skirmish (a file or a parsed one), journaled at `path` if given."""
         sk = skirmish if isinstance(skirmish, Skirmish) else load_skirmish(skirmish)
-        houses = [(str(h), Path(h).read_text(encoding="utf-8")) for h in house or []]
+        houses = [(str(h), read_text_file(h)) for h in house or []]
         rules = _rules(houses)
         journal = None
         if path is not None:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from strategia.core.errors import Problem, StrategiaError, UnknownNameError
+from strategia.core.errors import Problem, StrategiaError, UnknownNameError, unreadable
 from strategia.core.vocab import Kind, norm
 from strategia.tactical.geometry import Point, centroid, strip
 from strategia.tactical.units import TacticalError, Unit, new_unit
@@ -48,8 +48,12 @@ class SkirmishError(StrategiaError):
         self.source = source
         self.problems = tuple(problems)
         lines = "\n".join(f"  - {p}" for p in self.problems)
+        lines_ru = "\n".join(f"  - {p.say('ru')}" for p in self.problems)
         n = len(self.problems)
-        super().__init__(f"{source}: {n} problem{'s' if n != 1 else ''}\n{lines}")
+        super().__init__(
+            f"{source}: {n} problem{'s' if n != 1 else ''}\n{lines}",
+            ru=f"{source}: {'одна ошибка' if n == 1 else f'ошибок: {n}'}\n{lines_ru}",
+        )
 
 
 class ObstacleKind(Kind):
@@ -256,8 +260,9 @@ def load_skirmish(path: str | Path) -> Skirmish:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise SkirmishError(str(path), [Problem("file", e.strerror or str(e))]) from None
+    except (OSError, UnicodeDecodeError) as e:  # a binary file too: said in the reader's words
+        en, ru = unreadable(e)
+        raise SkirmishError(str(path), [Problem("file", en, ru=ru, where_ru="файл")]) from None
     return parse_skirmish(text, str(path))
 
 

@@ -14,7 +14,14 @@ from typing import Any
 
 import numpy as np
 
-from strategia.core.errors import Problem, StrategiaError, os_error_ru, say, toml_error_ru
+from strategia.core.errors import (
+    Problem,
+    StrategiaError,
+    os_error_ru,
+    say,
+    toml_error_ru,
+    unreadable,
+)
 from strategia.core.geometry import Cell
 from strategia.core.numbers import quantity
 from strategia.notation.refs import NotationError, Placement, UnitRef, parse_cell
@@ -52,9 +59,9 @@ def load_scenario(path: str | Path) -> Scenario:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        why = Problem(str(path), e.strerror or str(e), ru=os_error_ru(e))
-        raise ScenarioError(str(path), [why]) from None
+    except (OSError, UnicodeDecodeError) as e:  # a binary file too: said in the reader's words
+        en, ru = unreadable(e)
+        raise ScenarioError(str(path), [Problem(str(path), en, ru=ru)]) from None
     return parse_scenario(text, str(path), base=path.parent)
 
 
