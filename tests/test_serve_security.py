@@ -36,7 +36,8 @@ from typing import Any
 import pytest
 from test_serve import Serving, _alive, _cmdline, _game, _get, _listed, _stop, _token, _up
 
-from strategia.cli import main, serve_cmd
+from strategia.cli import main, serve_cmd, serve_plan
+from strategia.core.errors import StrategiaError
 from strategia.ui.team.errors import MESSAGE
 
 NOBODY = 65534
@@ -353,7 +354,7 @@ def test_a_taken_port_is_refused_naming_what_holds_it(
                 assert f"port {planned['red']} of the screen of Red is taken by process" in err
             else:
                 assert f"порт {planned['red']} экрана красных занят: процесс" in err
-        assert serve_cmd._free("127.0.0.1", planned["mediator"])  # nothing was started
+        assert serve_plan._free("127.0.0.1", planned["mediator"])  # nothing was started
     assert _ports(_planned(game)) == planned  # not moved
 
 
@@ -380,8 +381,8 @@ def _refused(game: Path, capsys: pytest.CaptureFixture[str], *words: str) -> Non
                  "--lang", "en"]) == 2  # fmt: skip
     err = capsys.readouterr().err
     assert all(w in err for w in words), err
-    assert serve_cmd._free("127.0.0.1", PORT + 40)  # no server started
-    with pytest.raises(serve_cmd.StrategiaError):  # nor through the API
+    assert serve_plan._free("127.0.0.1", PORT + 40)  # no server started
+    with pytest.raises(StrategiaError):  # nor through the API
         serve_cmd.start(game, serve_cmd.plan(game, ["red"], "127.0.0.1", PORT + 40))
 
 

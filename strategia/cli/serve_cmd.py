@@ -8,20 +8,12 @@ a team's kernel only ever renders that side's screen (`strategia.ui.team.screen`
 to the same game file, which is safe with any number of writers (the game store); each screen
 catches up with the others' entries within a second. A wrong or old token gets Voilà's refusal.
 
-The plan (each screen's token and port) is kept beside the game in `.GAME.tokens`, a file only
-its owner may read (0600), outside the folder the servers serve. The first `serve` or `serve
---plan` makes it and every later one uses it until `--new-tokens` or `--new-ports`, so the
-addresses `--plan` prints are the ones `serve` serves, after a restart too. A planned port that
-is taken when `serve` starts is refused, naming what holds it: a screen never moves to another
-port (where an address handed out for another screen would lead). Each Voilà gets its own token
-in its environment (JUPYTER_TOKEN), which other users cannot read, never on its command line,
-which they can (`ps`).
-
-The notebooks the servers run are written into `.GAME.screens/` beside the game, a folder only
-its owner may enter (0700); one that someone else made, that is a symbolic link or that others
-may write to is refused, and so is a game's folder that others may rename it in (another
-user's, or one anybody may write to without the sticky bit /tmp has). Nothing there is followed
-or overwritten in place: each notebook is written to a new file and renamed over the old.
+Each screen's token and port are planned once and kept (`serve_plan`): the addresses `--plan`
+prints are the ones `serve` serves, after a restart too, and a planned port that is taken is
+refused, never exchanged for another. Each Voilà gets its own token in its environment
+(JUPYTER_TOKEN), which other users cannot read, never on its command line, which they can (`ps`).
+The notebooks the servers run are written into a folder only the user may enter, beside the game
+(`serve_folder`).
 
 SIGTERM, SIGHUP and Ctrl-C stop every server and its kernels (SIGHUP and SIGINT unless they
 were ignored when `serve` started, as `nohup` and a shell's background jobs do). On Linux each
@@ -33,47 +25,34 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import json
 import os
-import secrets
 import signal
-import socket
-import stat
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
 from strategia.cli.output import Output
-from strategia.core.errors import StrategiaError
+from strategia.cli.serve_folder import folder, notebooks, private_folder
+from strategia.cli.serve_plan import (
+    DEFAULT_PORT,
+    Screen,
+    _free,
+    _read_plan,
+    check_ports,
+    exposed,
+    holder,
+    plan,
+    token_file,
+)
 from strategia.core.i18n import Lang, Text
-from strategia.game.game import Game
 from strategia.rules.kinds import side_name
 
-# Each notebook first hides the server's paths from the page's error messages (ui.team.errors).
-MEDIATOR_CODE = """import os
-from strategia.ui.team.errors import hide_paths
-
-hide_paths(lang=os.environ.get("STRATEGIA_LANG", "ru"))
-from strategia.ui.console import Console
-
-console = Console.open(os.environ["STRATEGIA_GAME"], lang=os.environ.get("STRATEGIA_LANG", "ru"))
-console.watch()
-console.widget"""
-TEAM_CODE = """import os
-from strategia.ui.team.errors import hide_paths
-
-hide_paths(lang=os.environ.get("STRATEGIA_LANG", "ru"))
-from strategia.ui.team import TeamScreen
-
-TeamScreen.from_env().widget"""
 SERVER = "strategia.ui.team.server"  # run as `python -m`
-DEFAULT_PORT = 8866  # the first port of a game's first plan, unless --port says
 CULLING = (  # the kernels of closed pages are shut (as voila.json does for `make console-app`)
     "--MappingKernelManager.cull_idle_timeout=20",
     "--MappingKernelManager.cull_interval=5",
@@ -122,61 +101,10 @@ WORDS = {
     "kept_ports": Text(
         "the screens keep their planned ports ({ports}); --new-ports takes new ones from {port} "
         "(the addresses handed out before stop working)",
-        "у экранов остаются их порты ({ports}); --new-ports возьмет новые начиная с {port} "
+        "у экранов остаются их порты ({ports}); --new-ports возьмет новые, начиная с {port} "
         "(розданные адреса перестанут работать)",
     ),
-    "port_taken": Text(
-        "port {port} of the screen of {who} is taken by {holder}: stop it, or plan new ports with "
-        "--new-ports [--port N] and hand out the new addresses",
-        "порт {port} экрана {who} занят: {holder}; остановите его или возьмите новые порты: "
-        "--new-ports [--port N] — и раздайте новые адреса",
-    ),
-    "process": Text("process {pid} ({command})", "процесс {pid} ({command})"),
-    "unseen": Text(
-        "a process this user cannot see (another user's?)",
-        "процесс, которого этот пользователь не видит (другого пользователя?)",
-    ),
-    "not_private": Text(
-        "{path} is not a private folder of this user ({why}): someone else could change the "
-        "notebooks the screens run; remove it (rm -r) and serve again",
-        "{path} — не личная папка этого пользователя ({why}): другой мог бы подменить "
-        "тетради, которые запускают экраны; удалите ее (rm -r) и запустите снова",
-    ),
-    "symlink": Text("a symbolic link", "это символическая ссылка"),
-    "not_dir": Text("not a folder", "это не папка"),
-    "owner": Text("its owner is user {uid}", "ее владелец — пользователь {uid}"),
-    "mode": Text(
-        "others may write to it (mode {mode:o})", "в нее могут писать другие (права {mode:o})"
-    ),
-    "shared_parent": Text(
-        "{path}: {why}: another user could replace the screens' folder there, and the notebooks "
-        "the screens run; keep the game in a folder of your own",
-        "{path}: {why}: другой пользователь мог бы подменить там папку экранов и тетради, "
-        "которые запускают экраны; держите игру в своей папке",
-    ),
-    "parent_owner": Text("the folder is user {uid}'s", "папка принадлежит пользователю {uid}"),
-    "parent_mode": Text(
-        "anybody may write to the folder (mode {mode:o}, no sticky bit)",
-        "в папку может писать любой (права {mode:o}, без бита sticky)",
-    ),
 }
-
-
-@dataclass(frozen=True)
-class Screen:
-    """One screen to serve: whose, where, its token."""
-
-    who: str  # "mediator" or a side
-    port: int
-    token: str
-    host: str
-
-    @property
-    def url(self) -> str:
-        return f"http://{self.host}:{self.port}/?token={self.token}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"who": self.who, "url": self.url, "port": self.port}
 
 
 def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -218,303 +146,6 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
         help="keep a kernel ready for each screen, its notebook already run (pages open faster)",
     )
     c.set_defaults(handler=serve)
-
-
-def plan(
-    game: Path,
-    sides: list[str] | None,
-    host: str,
-    port: int | None = None,
-    renew: bool = False,
-    new_ports: bool = False,
-) -> list[Screen]:
-    """The screens for `game`: the mediator's and each side's, each with the token and port
-    kept for it (`token_file`); a screen with none (all of them with `renew` or `new_ports`,
-    or when others could read the file) gets a new token, and a port that is free now from
-    `port` on (DEFAULT_PORT if None), none that another screen of the game has; whatever is new
-    is kept at once."""
-    g = Game.open(game)
-    known = [
-        s for s in ("red", "blue", "green", "black") if s in {x.side for x in g.scenario.states}
-    ]
-    chosen = [g.known_side(s) for s in sides] if sides else known
-    g.journal.close()
-    who = ["mediator", *chosen]
-    path = token_file(game)
-    kept, trusted = _read_plan(path)
-    if not trusted:
-        kept = {}
-    made: dict[str, dict[str, Any]] = {}
-    for w in who:
-        old = kept.get(w, {})
-        made[w] = {
-            "token": old.get("token") if not renew and old.get("token") else _new_token(),
-            "port": None if new_ports else old.get("port"),
-        }
-    others = {v["port"] for w, v in kept.items() if w not in made and not new_ports}
-    p = DEFAULT_PORT if port is None else port
-    for w in who:
-        if made[w]["port"] is None:
-            used = others | {v["port"] for v in made.values()}
-            p = _free_port(host, p, used)
-            made[w]["port"] = p
-            p += 1
-    everything = {w: v for w, v in kept.items() if not new_ports} | made
-    if everything != kept:
-        _write_plan(path, everything)
-    return [Screen(w, int(made[w]["port"]), str(made[w]["token"]), host) for w in who]
-
-
-def _new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def folder(game: Path) -> Path:
-    """The folder beside `game` holding its screens' notebooks (each server's root)."""
-    game = game.resolve()
-    return game.parent / f".{game.stem}.screens"
-
-
-def token_file(game: Path) -> Path:
-    """Where `game`'s plan is kept: a JSON object, screen to its token and port, mode 0600,
-    beside the game and outside the servers' folder."""
-    game = game.resolve()
-    return game.parent / f".{game.stem}.tokens"
-
-
-def exposed(path: Path) -> bool:
-    """Whether a token file exists that someone but its owner may read or write."""
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return False
-    return not _own_private_file(st)
-
-
-def _own_private_file(st: os.stat_result) -> bool:
-    return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
-
-
-def _read_plan(path: Path) -> tuple[dict[str, dict[str, Any]], bool]:
-    """The plan kept in `path` (screen to {"token", "port"}; an older file's screen to token
-    reads as a token with no port), and whether it may be trusted: a file that is not its
-    owner's alone, or a symbolic link, is not read."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    except FileNotFoundError:
-        return {}, True
-    except OSError:  # a symbolic link (ELOOP), or unreadable
-        return {}, False
-    with os.fdopen(fd, encoding="utf-8") as f:
-        if not _own_private_file(os.fstat(f.fileno())):
-            return {}, False
-        try:
-            data = json.load(f)
-        except ValueError:  # damaged: a new plan replaces it
-            return {}, True
-    if not isinstance(data, dict):
-        return {}, True
-    out: dict[str, dict[str, Any]] = {}
-    for who, v in data.items():
-        entry = {"token": v} if isinstance(v, str) else v if isinstance(v, dict) else {}
-        token, port = entry.get("token"), entry.get("port")
-        if isinstance(who, str) and isinstance(token, str) and token:
-            ok = isinstance(port, int) and not isinstance(port, bool) and 0 < port < 65536
-            out[who] = {"token": token, "port": port if ok else None}
-    return out, True
-
-
-def _write_plan(path: Path, keys: dict[str, dict[str, Any]]) -> None:
-    """`keys` into `path`, through a new file of a random name (created, never opened if there,
-    never through a link) renamed over it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(keys, f, indent=1)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def _free(host: str, port: int) -> bool:
-    """Whether a server could listen on `port` now (as Voilà binds: SO_REUSEADDR, so a port
-    left in TIME_WAIT by a server just stopped counts as free)."""
-    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((host, port))
-        except OSError:
-            return False
-    return True
-
-
-def _free_port(host: str, port: int, used: set[int]) -> int:
-    for p in range(port, port + 200):
-        if p not in used and _free(host, p):
-            return p
-    raise StrategiaError(
-        f"no free port from {port} on {host}", ru=f"на {host} нет свободного порта начиная с {port}"
-    )
-
-
-def holder(port: int, lang: Lang = "en") -> str:
-    """What holds `port`, as a person reads it: "process 1234 (python -m http.server)", or a
-    process this user cannot see (another user's: its /proc/PID/fd is closed to us)."""
-    inodes: dict[str, bool] = {}  # the sockets on the port, whether each is listening
-    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            lines = Path(name).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            f = line.split()
-            if len(f) > 9 and int(f[1].rsplit(":", 1)[1], 16) == port and f[9] != "0":
-                inodes[f[9]] = inodes.get(f[9], False) or f[3] == "0A"
-    found: list[tuple[bool, int]] = []
-    for d in Path("/proc").glob("[0-9]*"):
-        try:
-            fds = os.listdir(d / "fd")
-        except OSError:
-            continue
-        for fd in fds:
-            with suppress(OSError):
-                link = os.readlink(d / "fd" / fd)
-                if link.startswith("socket:[") and link[8:-1] in inodes:
-                    found.append((inodes[link[8:-1]], int(d.name)))
-    if not found:
-        return WORDS["unseen"](lang)
-    pid = max(found)[1]  # a listening socket's first
-    command = _cmdline(pid) or "?"
-    if len(command) > 100:
-        command = command[:99] + "…"
-    return WORDS["process"](lang).format(pid=pid, command=command)
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return ""
-    return raw.rstrip(b"\0").replace(b"\0", b" ").decode("utf-8", "replace")
-
-
-def check_ports(screens: Sequence[Screen], lang: Lang = "en") -> None:
-    """Refuse, naming the port, its screen and what holds it, if a planned port is taken."""
-    for s in screens:
-        if not _free(s.host, s.port):
-            text = WORDS["port_taken"]
-            raise StrategiaError(
-                text("en").format(
-                    port=s.port, who=side_name(s.who, "en"), holder=holder(s.port, "en")
-                ),
-                ru=text("ru").format(
-                    port=s.port, who=side_name(s.who, "ru", "gen"), holder=holder(s.port, "ru")
-                ),
-            )
-
-
-def private_folder(game: Path) -> Path:
-    """The screens' folder of `game` (`folder`), made if need be, only its owner's (0700):
-    refused, saying why, if it is a symbolic link or not a folder, someone else's, or others
-    may write to it, or if the game's folder lets others replace it (another user's folder, or
-    one anybody may write to without the sticky bit). A folder of ours others may only read
-    (an older serve's, 0755) is closed to them."""
-    path = folder(game)
-    _check_parent(path.parent)
-    with suppress(FileExistsError):
-        os.mkdir(path, 0o700)
-    fd = _open_private(path)
-    os.close(fd)
-    return path
-
-
-def _check_parent(parent: Path) -> None:
-    st = os.stat(parent)
-    why = None
-    if st.st_uid not in (os.getuid(), 0):
-        why = WORDS["parent_owner"]
-        args: dict[str, Any] = {"uid": st.st_uid}
-    elif st.st_mode & stat.S_IWOTH and not st.st_mode & stat.S_ISVTX:
-        why = WORDS["parent_mode"]
-        args = {"mode": stat.S_IMODE(st.st_mode)}
-    if why is not None:
-        text = WORDS["shared_parent"]
-        raise StrategiaError(
-            text("en").format(path=parent, why=why("en").format(**args)),
-            ru=text("ru").format(path=parent, why=why("ru").format(**args)),
-        )
-
-
-def _open_private(path: Path) -> int:
-    """A descriptor of the folder `path` (never through a symbolic link), once it is known to
-    be this user's own and closed to others; refused otherwise (`private_folder`)."""
-    why: Text | None = None
-    args: dict[str, Any] = {}
-    st = os.lstat(path)
-    if stat.S_ISLNK(st.st_mode):
-        why = WORDS["symlink"]
-    elif not stat.S_ISDIR(st.st_mode):
-        why = WORDS["not_dir"]
-    elif st.st_uid != os.getuid():
-        why, args = WORDS["owner"], {"uid": st.st_uid}
-    elif st.st_mode & 0o022:
-        why, args = WORDS["mode"], {"mode": stat.S_IMODE(st.st_mode)}
-    if why is None:
-        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-        now = os.fstat(fd)
-        if (now.st_dev, now.st_ino) == (st.st_dev, st.st_ino):
-            os.fchmod(fd, 0o700)
-            return fd
-        os.close(fd)  # replaced between the two looks
-        why = WORDS["symlink"]
-    text = WORDS["not_private"]
-    raise StrategiaError(
-        text("en").format(path=path, why=why("en").format(**args)),
-        ru=text("ru").format(path=path, why=why("ru").format(**args)),
-    )
-
-
-def notebooks(folder: Path) -> dict[str, Path]:
-    """The two notebooks the servers run, written into `folder` (which must be private: see
-    `private_folder`): each to a new file, created there and nowhere else, renamed over the
-    old one."""
-    fd = _open_private(folder)
-    out = {}
-    try:
-        for name, code in (("mediator", MEDIATOR_CODE), ("team", TEAM_CODE)):
-            nb = {
-                "cells": [
-                    {
-                        "cell_type": "code",
-                        "execution_count": None,
-                        "id": name,
-                        "metadata": {},
-                        "outputs": [],
-                        "source": code.splitlines(True),
-                    }
-                ],
-                "metadata": {
-                    "kernelspec": {
-                        "name": "python3",
-                        "display_name": "Python 3",
-                        "language": "python",
-                    }
-                },
-                "nbformat": 4,
-                "nbformat_minor": 5,
-            }
-            tmp = f".{name}.{secrets.token_hex(8)}"
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-            with os.fdopen(os.open(tmp, flags, 0o600, dir_fd=fd), "w", encoding="utf-8") as f:
-                json.dump(nb, f, indent=1)
-            os.replace(tmp, f"{name}.ipynb", src_dir_fd=fd, dst_dir_fd=fd)
-            out[name] = folder / f"{name}.ipynb"
-    finally:
-        os.close(fd)
-    return out
 
 
 def _dies_with_us() -> Callable[[], None] | None:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from types import MethodType
 from typing import Any, TextIO
 
-from strategia.core.i18n import Lang, Text
+from strategia.core.i18n import Text
 
 MESSAGE = Text(
     "the screen could not use what the page sent",
@@ -27,7 +27,7 @@ MESSAGE = Text(
 )
 
 
-def hide_paths(shell: Any = None, lang: Lang = "ru", log: TextIO | None = None) -> bool:
+def hide_paths(shell: Any = None, lang: str = "ru", log: TextIO | None = None) -> bool:
     """Make `shell` (the running IPython kernel's, by default) tell a page an error's class and
     `MESSAGE` only, the traceback written to `log` (the process's real stderr); warnings go to
     `log` too. False where there is no IPython kernel (nothing to do)."""
@@ -38,7 +38,7 @@ def hide_paths(shell: Any = None, lang: Lang = "ru", log: TextIO | None = None) 
     if shell is None or not hasattr(shell, "_showtraceback"):
         return False
     write = _writer(log)
-    said = MESSAGE(lang)
+    said = MESSAGE("en" if lang == "en" else "ru")
     send = shell._showtraceback  # the kernel's: one `error` message to the page
 
     def showtraceback(
