@@ -62,7 +62,11 @@ def test_plan_keeps_the_tokens_for_serve_in_a_file_only_its_owner_reads(
     assert set(first) == {"mediator", "red", "blue"}
     path = serve_cmd.token_file(game)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert json.loads(path.read_text()) == {w: _token(u) for w, u in first.items()}
+    kept = json.loads(path.read_text())
+    assert {w: v["token"] for w, v in kept.items()} == {w: _token(u) for w, u in first.items()}
+    assert {w: v["port"] for w, v in kept.items()} == {
+        w: urllib.parse.urlsplit(u).port for w, u in first.items()
+    }
     assert path.parent != serve_cmd.folder(game)  # not in the folder the servers serve
     assert _plan(capsys, game) == first  # the next plan, and serve, use the same
     assert _plan(capsys, game, "--sides", "red") == {w: first[w] for w in ("mediator", "red")}
@@ -227,7 +231,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Serving, 
 
 def test_no_token_on_any_command_line(served: tuple[Serving, dict[str, str]]) -> None:
     s, _ = served
-    voilas = [c for c in map(_cmdline, serve_cmd._descendants({s.pid})) if "-m voila" in c]
+    voilas = [c for c in map(_cmdline, serve_cmd._descendants({s.pid})) if serve_cmd.SERVER in c]
     assert len(voilas) == 2 and all("--token " in c for c in voilas)
     tokens = [_token(u).encode() for u in s.urls.values()]
     for p in Path("/proc").glob("[0-9]*"):

@@ -1,23 +1,27 @@
 """`strategia serve` in a real browser (issue 15): the mediator's console and two team screens,
 each in its own Chromium context behind its own token; a level-3 turn with sealed orders and a
 battle; every websocket frame each team's page receives is kept and searched for the enemy's
-hidden units (number and position). A wrong token is refused.
+hidden units (number and position). Once loaded, no page holds its token in its address or
+sends a referrer (another site it asks gets no Referer); a reload opens the screen with the
+login cookie. A wrong token is refused.
 
 Skipped, saying why, where there is no Chromium (CI installs Debian's; see .ci/run).
 """
 
 from __future__ import annotations
 
+import http.server
 import json
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -105,6 +109,42 @@ def _beside(game: Path) -> None:
         assert done.returncode == 0, done.stderr
 
 
+class _Recorder(http.server.BaseHTTPRequestHandler):
+    """Another site: it keeps the Referer each request brings."""
+
+    referers: ClassVar[list[str | None]] = []
+
+    def do_GET(self) -> None:
+        _Recorder.referers.append(self.headers.get("Referer"))
+        self.send_response(200)
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, *_: Any) -> None:
+        pass
+
+
+def _token_kept_to_itself(page: Any, token: str) -> None:
+    """Once loaded, `page` holds no token in its address (nor its history entry), says
+    no-referrer in its head, and a request it makes to another site brings no Referer."""
+    assert token not in page.url and token not in page.evaluate("location.href")
+    assert page.evaluate("document.querySelector('meta[name=referrer]').content") == "no-referrer"
+    assert token not in page.evaluate("JSON.stringify(history.state) || ''")
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        _Recorder.referers.clear()
+        url = f"http://127.0.0.1:{other.server_address[1]}/seen"
+        page.evaluate(f"fetch({json.dumps(url)}).then(r => r.text())")
+        page.evaluate(f"new Promise(r => {{ const i = new Image(); i.onload = i.onerror = r; "
+                      f"i.src = {json.dumps(url + '.png')}; }})")  # fmt: skip
+        assert len(_Recorder.referers) == 2 and _Recorder.referers == [None, None]
+    finally:
+        other.shutdown()
+        other.server_close()
+
+
 def test_two_teams_and_the_mediator_in_a_browser(
     served: tuple[Path, dict[str, Any], list[Any]],
 ) -> None:
@@ -129,11 +169,14 @@ def test_two_teams_and_the_mediator_in_a_browser(
                         ),
                     ),
                 )
-            page.goto(screens[who].url, timeout=120_000)
+            answer = page.goto(screens[who].url, timeout=120_000)
+            assert answer is not None and answer.headers.get("referrer-policy") == "no-referrer"
             pages[who] = page
         _has(pages["red"], "Красные — ")
         _has(pages["blue"], "Синие — ")
         _has(pages["mediator"], "Исполнить ход")
+        for who, page in pages.items():  # the token has left the address bar, and no page
+            _token_kept_to_itself(page, screens[who].token)  # says where it came from
         # every screen's kernel holds the game, and keeps SQLite's lock on it with the
         # commands beside them (issue 22: after a `game report`, a sealed order was lost)
         # (a kernel started by the servers' first answer may be culled meanwhile: the three
@@ -169,6 +212,10 @@ def test_two_teams_and_the_mediator_in_a_browser(
         (OUT / "serve-timing.json").write_text(
             json.dumps({"end_turn_to_team_s": round(red_seen, 2)})
         )
+        # the address without its token opens the screen again (the login cookie is the key)
+        pages["red"].reload(timeout=120_000)
+        _has(pages["red"], "Красные — ")
+        assert screens["red"].token not in pages["red"].url
         # a wrong token gets the server's login page: no screen, no kernel
         wrong = screens["red"].url.rsplit("=", 1)[0] + "=wrong"
         answer = urllib.request.urlopen(wrong, timeout=10)

@@ -1,56 +1,58 @@
 """`strategia serve GAME`: the mediator's console and one screen per side, each a Voilà page of
 its own behind its own secret token, printed for the mediator to hand out.
 
-Each screen is a Voilà server with one notebook and the game and the side in its environment
+Each screen is a Voilà server (`strategia.ui.team.server`: Voilà without the routes that answer
+without a token) with one notebook and the game and the side in its environment
 (STRATEGIA_GAME, STRATEGIA_SIDE): the side is fixed by the server, never by the page's URL, and
 a team's kernel only ever renders that side's screen (`strategia.ui.team.screen`). The servers write
 to the same game file, which is safe with any number of writers (the game store); each screen
 catches up with the others' entries within a second. A wrong or old token gets Voilà's refusal.
 
-The tokens are kept beside the game in `.GAME.tokens`, a file only its owner may read (0600),
-outside the folder the servers serve. The first `serve` or `serve --plan` makes them and every
-later one uses them until `--new-tokens`, so the addresses `--plan` prints are the ones `serve`
-serves. Each Voilà gets its own token in its environment (JUPYTER_TOKEN), which other users
-cannot read, never on its command line, which they can (`ps`).
+Each screen's token and port are planned once and kept (`serve_plan`): the addresses `--plan`
+prints are the ones `serve` serves, after a restart too, and a planned port that is taken is
+refused, never exchanged for another. Each Voilà gets its own token in its environment
+(JUPYTER_TOKEN), which other users cannot read, never on its command line, which they can (`ps`).
+The notebooks the servers run are written into a folder only the user may enter, beside the game
+(`serve_folder`).
 
 SIGTERM, SIGHUP and Ctrl-C stop every server and its kernels (SIGHUP and SIGINT unless they
-were ignored when `serve` started, as `nohup` and a shell's background jobs do).
+were ignored when `serve` started, as `nohup` and a shell's background jobs do). On Linux each
+server is also told by the kernel when `serve` ends, however it ends (`kill -9` included), and
+stops: its kernels follow it within a second (ipykernel watches its parent).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import ctypes
 import os
-import secrets
 import signal
-import socket
-import stat
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
 from strategia.cli.output import Output
-from strategia.core.errors import StrategiaError
+from strategia.cli.serve_folder import folder, notebooks, private_folder
+from strategia.cli.serve_plan import (
+    DEFAULT_PORT,
+    Screen,
+    _free,
+    _read_plan,
+    check_ports,
+    exposed,
+    holder,
+    plan,
+    token_file,
+)
 from strategia.core.i18n import Lang, Text
-from strategia.game.game import Game
 from strategia.rules.kinds import side_name
 
-MEDIATOR_CODE = """import os
-from strategia.ui.console import Console
-
-console = Console.open(os.environ["STRATEGIA_GAME"], lang=os.environ.get("STRATEGIA_LANG", "ru"))
-console.watch()
-console.widget"""
-TEAM_CODE = """from strategia.ui.team import TeamScreen
-
-TeamScreen.from_env().widget"""
+SERVER = "strategia.ui.team.server"  # run as `python -m`
 CULLING = (  # the kernels of closed pages are shut (as voila.json does for `make console-app`)
     "--MappingKernelManager.cull_idle_timeout=20",
     "--MappingKernelManager.cull_interval=5",
@@ -62,6 +64,8 @@ CULLING = (  # the kernels of closed pages are shut (as voila.json does for `mak
 # it does not take the CPU from the page's first actions (a page opened again within that time
 # waits for it). Not the default: on a machine loaded by other work, a kernel kept ready since
 # the server started was seen to leave its page without its map (README, Performance).
+# Voilà hands a pre-heated kernel its page's request (the token in it) on a websocket that
+# asks for no token; the screens' server does not serve it (`strategia.ui.team.server`).
 FILL_DELAY = 20
 PREHEAT = (
     "--preheat_kernel=True",
@@ -71,6 +75,9 @@ PREHEAT = (
 # `--token` alone is Voilà's flag "ask for a token"; the token itself comes from JUPYTER_TOKEN
 # (jupyter_server's IdentityProvider). Without the flag Voilà would serve with no token at all.
 AUTH = ("--token", "--IdentityProvider.logout_handler_class=strategia.ui.team.logout.LogoutHandler")
+# A port taken makes Voilà exit, never listen on another (by default it tries 50 others)
+FIXED_PORT = ("--Voila.port_retries=0",)
+PR_SET_PDEATHSIG = 1  # prctl(2)
 WORDS = {
     "head": Text(
         "{game}: hand each team its own address (its token is its key):",
@@ -85,28 +92,19 @@ WORDS = {
         "the screen of {who} stopped by itself (status {status}); the others are stopped",
         "экран: {who} остановился сам (код {status}); остальные остановлены",
     ),
+    "died_port": Text("; its port {port} is held by {holder}", "; его порт {port} занят: {holder}"),
     "exposed": Text(
-        "{path} could be read by others: new tokens are made (hand out the new addresses)",
-        "{path} могли прочесть другие: сделаны новые токены (раздайте новые адреса)",
+        "{path} could be read by others: new tokens and ports are made (hand out the new "
+        "addresses)",
+        "{path} могли прочесть другие: сделаны новые токены и порты (раздайте новые адреса)",
+    ),
+    "kept_ports": Text(
+        "the screens keep their planned ports ({ports}); --new-ports takes new ones from {port} "
+        "(the addresses handed out before stop working)",
+        "у экранов остаются их порты ({ports}); --new-ports возьмет новые, начиная с {port} "
+        "(розданные адреса перестанут работать)",
     ),
 }
-
-
-@dataclass(frozen=True)
-class Screen:
-    """One screen to serve: whose, where, its token."""
-
-    who: str  # "mediator" or a side
-    port: int
-    token: str
-    host: str
-
-    @property
-    def url(self) -> str:
-        return f"http://{self.host}:{self.port}/?token={self.token}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"who": self.who, "url": self.url, "port": self.port}
 
 
 def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
@@ -118,7 +116,13 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument("game", type=Path)
     c.add_argument("--sides", help="the teams' sides (default: every side of the game)")
     c.add_argument("--host", default="127.0.0.1", help="the address to listen on")
-    c.add_argument("--port", type=int, default=8866, help="the first port (one per screen)")
+    c.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help=f"the first port of screens not planned yet (default {DEFAULT_PORT}); a planned "
+        "screen keeps its port",
+    )
     c.add_argument("--screen-lang", choices=("ru", "en"), default="ru", dest="screen_lang")
     c.add_argument(
         "--plan", action="store_true", help="print the screens (and their tokens) and exit"
@@ -130,6 +134,13 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
         help="make new tokens (the addresses handed out before stop working)",
     )
     c.add_argument(
+        "--new-ports",
+        action="store_true",
+        dest="new_ports",
+        help="plan every screen's port anew from --port (the addresses handed out before stop "
+        "working)",
+    )
+    c.add_argument(
         "--preheat",
         action="store_true",
         help="keep a kernel ready for each screen, its notebook already run (pages open faster)",
@@ -137,141 +148,43 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.set_defaults(handler=serve)
 
 
-def plan(
-    game: Path, sides: list[str] | None, host: str, port: int, renew: bool = False
-) -> list[Screen]:
-    """The screens for `game`: the mediator's and each side's, on free ports from `port`, each
-    with its token (`tokens`)."""
-    g = Game.open(game)
-    known = [
-        s for s in ("red", "blue", "green", "black") if s in {x.side for x in g.scenario.states}
-    ]
-    chosen = [g.known_side(s) for s in sides] if sides else known
-    g.journal.close()
-    who = ["mediator", *chosen]
-    keys = tokens(game, who, renew)
-    screens, p = [], port
-    for w in who:
-        p = _free_port(host, p)
-        screens.append(Screen(w, p, keys[w], host))
-        p += 1
-    return screens
-
-
-def folder(game: Path) -> Path:
-    """The folder beside `game` holding its screens' notebooks (each server's root)."""
-    game = game.resolve()
-    return game.parent / f".{game.stem}.screens"
-
-
-def tokens(game: Path, who: Sequence[str], renew: bool = False) -> dict[str, str]:
-    """The secret token of each screen in `who`: the one kept for `game` (`token_file`), or a new
-    one for a screen that has none yet (every one new with `renew`, or when others could read
-    the file); whatever is new is kept at once."""
-    path = token_file(game)
-    kept = {} if renew or exposed(path) else _read_tokens(path)
-    made = {w: kept.get(w) or secrets.token_urlsafe(24) for w in who}
-    if any(kept.get(w) != t for w, t in made.items()):
-        _write_tokens(path, {**kept, **made})
-    return made
-
-
-def token_file(game: Path) -> Path:
-    """Where `game`'s screens' tokens are kept: a JSON object, screen to token, mode 0600, beside
-    the game and outside the servers' folder."""
-    game = game.resolve()
-    return game.parent / f".{game.stem}.tokens"
-
-
-def exposed(path: Path) -> bool:
-    """Whether a token file exists that someone but its owner may read or write."""
+def _dies_with_us() -> Callable[[], None] | None:
+    """What a child runs before Voilà starts so that it is sent SIGTERM when this process ends,
+    however it ends (Linux's PR_SET_PDEATHSIG; None elsewhere). Voilà stops on SIGTERM, and its
+    kernels stop within a second of it (ipykernel polls its parent). The signal follows the
+    thread that started the child: `start` is called from the main thread."""
+    if not sys.platform.startswith("linux"):
+        return None
     try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return False
-    return not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or bool(st.st_mode & 0o077)
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
 
+    def preexec() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:  # ended before the wish was made
+            os.kill(os.getpid(), signal.SIGTERM)
 
-def _read_tokens(path: Path) -> dict[str, str]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (FileNotFoundError, ValueError):  # none yet, or damaged: new tokens replace it
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str) and v}
-
-
-def _write_tokens(path: Path, keys: dict[str, str]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            os.fchmod(f.fileno(), 0o600)  # a leftover of an earlier run may have had another mode
-            json.dump(keys, f, indent=1)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def _free_port(host: str, port: int) -> int:
-    for p in range(port, port + 200):
-        with socket.socket() as s:
-            try:
-                s.bind((host, p))
-            except OSError:
-                continue
-            return p
-    raise StrategiaError(
-        f"no free port from {port} on {host}", ru=f"на {host} нет свободного порта начиная с {port}"
-    )
-
-
-def notebooks(folder: Path) -> dict[str, Path]:
-    """The two notebooks the servers run, written into `folder`."""
-    folder.mkdir(parents=True, exist_ok=True)
-    out = {}
-    for name, code in (("mediator", MEDIATOR_CODE), ("team", TEAM_CODE)):
-        nb = {
-            "cells": [
-                {
-                    "cell_type": "code",
-                    "execution_count": None,
-                    "id": name,
-                    "metadata": {},
-                    "outputs": [],
-                    "source": code.splitlines(True),
-                }
-            ],
-            "metadata": {
-                "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
-            },
-            "nbformat": 4,
-            "nbformat_minor": 5,
-        }
-        path = folder / f"{name}.ipynb"
-        path.write_text(json.dumps(nb, indent=1), encoding="utf-8")
-        out[name] = path
-    return out
+    return preexec
 
 
 def start(
     game: Path, screens: list[Screen], lang: str = "ru", preheat: bool = False
 ) -> list[subprocess.Popen[bytes]]:
     """Start a Voilà server for each screen (its notebook, game and side, and its token in its
-    environment), each in a session of its own."""
+    environment), each in a session of its own, each ending when this process does."""
     game = game.resolve()
-    books = notebooks(folder(game))
+    books = notebooks(private_folder(game))
     procs = []
     for s in screens:
         env = {**os.environ, "STRATEGIA_GAME": str(game), "STRATEGIA_LANG": lang,
                "STRATEGIA_SIDE": s.who, "JUPYTER_TOKEN": s.token}  # fmt: skip
         env.pop("JUPYTER_TOKEN_FILE", None)
         book = books["mediator" if s.who == "mediator" else "team"]
-        cmd = [sys.executable, "-m", "voila", str(book), "--no-browser", f"--port={s.port}",
-               f"--Voila.ip={s.host}", *AUTH, *CULLING, *(PREHEAT if preheat else ())]  # fmt: skip
+        cmd = [sys.executable, "-m", SERVER, str(book), "--no-browser", f"--port={s.port}",
+               f"--Voila.ip={s.host}", *FIXED_PORT, *AUTH, *CULLING,
+               *(PREHEAT if preheat else ())]  # fmt: skip
         try:
             procs.append(
                 subprocess.Popen(
@@ -281,6 +194,7 @@ def start(
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
                     start_new_session=True,
+                    preexec_fn=_dies_with_us(),
                 )
             )
         except BaseException:
@@ -373,15 +287,23 @@ def _listing(game: Path, screens: list[Screen], lang: Lang) -> str:
 def serve(args: argparse.Namespace) -> Output:
     sides = [x.strip() for x in args.sides.split(",")] if args.sides else None
     warnings = []
-    if not args.new_tokens and exposed(token_file(args.game)):
-        warnings.append(WORDS["exposed"](args.lang).format(path=token_file(args.game)))
-    screens = plan(args.game, sides, args.host, args.port, args.new_tokens)
+    path = token_file(args.game)
+    before, trusted = _read_plan(path)
+    if not args.new_tokens and not trusted:
+        warnings.append(WORDS["exposed"](args.lang).format(path=path))
+    screens = plan(args.game, sides, args.host, args.port, args.new_tokens, args.new_ports)
+    kept = sorted(before[s.who]["port"] for s in screens if before.get(s.who, {}).get("port"))
+    if trusted and args.port is not None and not args.new_ports and kept and kept[0] != args.port:
+        ports = ", ".join(map(str, kept))
+        warnings.append(WORDS["kept_ports"](args.lang).format(ports=ports, port=args.port))
     data = {"game": str(args.game), "screens": [s.to_json() for s in screens]}
     text = _listing(args.game, screens, args.lang)
     if args.plan:
         return Output(text, data, warnings=warnings)
     for w in warnings:
         print(f"strategia serve: warning: {w}", file=sys.stderr, flush=True)
+    private_folder(args.game)
+    check_ports(screens, args.lang)
     asked: list[int] = []
     procs: list[subprocess.Popen[bytes]] = []
     died: tuple[Screen, int] | None = None
@@ -404,19 +326,26 @@ def serve(args: argparse.Namespace) -> Output:
         finally:
             stop(procs)
     if died is not None:
-        who = side_name(died[0].who, args.lang)
-        return Output(WORDS["died"](args.lang).format(who=who, status=died[1]), data, 2)
+        screen, status = died
+        said = WORDS["died"](args.lang).format(who=side_name(screen.who, args.lang), status=status)
+        if not _free(screen.host, screen.port):  # taken meanwhile by something not ours
+            said += WORDS["died_port"](args.lang).format(
+                port=screen.port, holder=holder(screen.port, args.lang)
+            )
+        return Output(said, data, 2)
     return Output(WORDS["stopped"](args.lang), data)
 
 
 __all__ = [
     "Screen",
+    "check_ports",
     "exposed",
     "folder",
+    "holder",
     "notebooks",
     "plan",
+    "private_folder",
     "start",
     "stop",
     "token_file",
-    "tokens",
 ]
