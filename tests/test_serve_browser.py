@@ -190,7 +190,7 @@ def test_two_teams_and_the_mediator_in_a_browser(
             box = pages[who].locator("input[placeholder='17 с.д. на 45,25']")
             box.fill(order)
             box.press("Enter")
-            _has(pages[who], "запечатан до исполнения хода")
+            _has(pages[who], "запечатан на ход 1 до исполнения хода")
         # the mediator sees both within a second or so, and carries the turn out
         pages["mediator"].get_by_role("tab", name="Посредник").click()
         _has(pages["mediator"], "150 т.д. на 15,8", timeout=10_000)

@@ -232,7 +232,7 @@ def holder(port: int, lang: Lang = "en") -> str:
 
 def _cmdline(pid: int) -> str:
     try:
-        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()  # a process's, not the game file
     except OSError:
         return ""
     return raw.rstrip(b"\0").replace(b"\0", b" ").decode("utf-8", "replace")

@@ -54,6 +54,7 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from pathlib import Path
 
 from strategia.core.errors import Problem, StrategiaError
@@ -447,3 +448,29 @@ __all__ = [
     "setting_aside",
     "who",
 ]
+
+
+def file_identity(
+    conn: sqlite3.Connection,
+    path: Path,
+    main: tuple[set[tuple[str, str]], bool, int | None] | None,
+    problems: list[Problem],
+) -> str:
+    """The file's identity, the stamp seen through the log checked against the main file's
+    own (`check_pair`, which refuses a mix). A damaged stamp is a problem worked around (added
+    to `problems`; the next write rewrites it from the main file's)."""
+    try:
+        seen, stamped = seen_identity(conn)
+    except sqlite3.Error:
+        seen, stamped = None, True
+    check_pair(path, main, seen, stamped)
+    if seen is not None:
+        return seen[1]
+    if not stamped:
+        return ""
+    where = f"{path}: the stamp (the file's identity, page 2)"
+    where_ru = f"{path}: штамп (опознавательный знак файла, страница 2)"
+    damaged = Problem(where, "missing or damaged", ru="отсутствует или поврежден")
+    problems.append(replace(damaged, where_ru=where_ru))
+    own = main[0] if main is not None else set()
+    return next(iter(own))[1] if len(own) == 1 else ""

@@ -53,7 +53,6 @@ import sqlite3
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -309,13 +308,6 @@ class GameStore(EntryReader):
                 (seq, blob, blob_crc(seq, blob)),
             )
 
-    def drop_snapshot(self, seq: int) -> None:
-        if not self._in_transaction:
-            with self.transaction():
-                return self.drop_snapshot(seq)
-        with self._errors(f"dropping the snapshot after entry {seq}", write=True):
-            self._conn.execute("DELETE FROM snapshots WHERE seq = ?", (seq,))
-
     def file_problems(self) -> list[Problem]:
         """What a whole check of the file adds to `problems` (for `game replay`): the fixed
         bytes of its header that SQLite does not show."""
@@ -355,23 +347,9 @@ class GameStore(EntryReader):
             )
 
     def _check_pair(self, main: tuple[set[tuple[str, str]], bool, int | None] | None) -> None:
-        """The stamp seen through the log against the main file's own (`pairing.check_pair`);
-        keeps the file's identity, to stamp what is written. A damaged stamp is a problem
-        worked around (the next write rewrites it from the main file's)."""
-        try:
-            seen, stamped = pairing.seen_identity(self._conn)
-        except sqlite3.Error:
-            seen, stamped = None, True
-        pairing.check_pair(self.path, main, seen, stamped)
-        if seen is not None:
-            self.file_id = seen[1]
-        elif stamped:
-            where = f"{self.path}: the stamp (the file's identity, page 2)"
-            where_ru = f"{self.path}: штамп (опознавательный знак файла, страница 2)"
-            damaged = Problem(where, "missing or damaged", ru="отсутствует или поврежден")
-            self.problems.append(replace(damaged, where_ru=where_ru))
-            own = main[0] if main is not None else set()
-            self.file_id = next(iter(own))[1] if len(own) == 1 else ""
+        """The stamp seen through the log against the main file's own (`pairing.file_identity`);
+        keeps the file's identity, to stamp what is written."""
+        self.file_id = pairing.file_identity(self._conn, self.path, main, self.problems)
 
     def _check_schema(self) -> None:
         with self._errors("reading the file's header"):

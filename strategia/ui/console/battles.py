@@ -141,3 +141,18 @@ class BattlesPanel:
                 )
             )
         self.files.value = f"<div style='font-size:12px'>{''.join(links)}</div>"
+
+
+def fight_marks(
+    game: Game, turn: int, destroyed: dict[str, tuple[int, int, int]], lang: Lang
+) -> list[tuple[str, int, int, str]]:
+    """The map's marks of turn `turn`: its battles and strikes, and the units destroyed in it
+    (`destroyed`: where and in which turn each was last seen)."""
+    out: list[tuple[str, int, int, str]] = []
+    for _t, r in rr.fights(game.results, turn):
+        cell = rr.fight_cell(r)
+        if cell is not None:
+            kind = "battle" if r.battle is not None else "strike"
+            out.append((kind, cell[0], cell[1], r.outcome(lang)))
+    out += [("destroyed", x, y, u) for u, (x, y, t) in destroyed.items() if t == turn]
+    return out

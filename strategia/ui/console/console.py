@@ -33,6 +33,7 @@ from strategia.game.war_news import banner
 from strategia.notation.refs import UnitRef
 from strategia.notation.say import say
 from strategia.rules.kinds import side_name
+from strategia.ui.console.battles import fight_marks
 from strategia.ui.console.computer import WORDS as COMPUTER
 from strategia.ui.console.computer import ComputerSides, Seats
 from strategia.ui.console.panels import Panels
@@ -301,15 +302,7 @@ class Console(ComputerSides):
 
     def fight_marks(self) -> list[tuple[str, int, int, str]]:
         """The battles and strikes of the turn shown, and the units destroyed in it."""
-        turn = self.shown.turn
-        out: list[tuple[str, int, int, str]] = []
-        for _t, r in rr.fights(self.game.results, turn):
-            cell = rr.fight_cell(r)
-            if cell is not None:
-                kind = "battle" if r.battle is not None else "strike"
-                out.append((kind, cell[0], cell[1], r.outcome(self.lang)))
-        out += [("destroyed", x, y, u) for u, (x, y, t) in self.destroyed.items() if t == turn]
-        return out
+        return fight_marks(self.game, self.shown.turn, self.destroyed, self.lang)
 
     def _track_destroyed(self) -> None:
         """Units gone since the last look, destroyed in a fight of this turn, leave a mark."""
