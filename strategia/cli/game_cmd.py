@@ -55,8 +55,22 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument("text")
     c.add_argument("--side", help="give it as this side: told only what the side may know")
     c.add_argument("--explain", action="store_true", help="print the breakdown (mediator)")
+    c.add_argument(
+        "--at",
+        type=int,
+        metavar="ENTRY",
+        help="the journal entry this was decided on: refused if the game moved on",
+    )
     c = cmd("end-turn", "end the side's move (level 3: carry out every side's orders)", end_turn)
     c.add_argument("game", type=Path)
+    c.add_argument("--side", help="the side whose move this ends: refused once it is over")
+    c.add_argument("--turn", type=int, help="the turn it ends: refused once it is over")
+    c.add_argument(
+        "--at",
+        type=int,
+        metavar="ENTRY",
+        help="the journal entry this was decided on: refused if the game moved on",
+    )
     c = cmd("show", "the map and status, as a side (or the mediator) sees it", show)
     c.add_argument("game", type=Path)
     c.add_argument("--side", help="red, blue, ... (default: the mediator, who sees everything)")
@@ -66,6 +80,12 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument("text")
     c.add_argument("--side", required=True)
     c.add_argument("--lie", choices=("yes", "no"), help="the mediator's choice of a false answer")
+    c.add_argument(
+        "--at",
+        type=int,
+        metavar="ENTRY",
+        help="the journal entry this was decided on: refused if the game moved on",
+    )
     c = cmd("journal", "the journal: as the paper journal (text) or its entries (--json)", journal)
     c.add_argument("game", type=Path)
     c.add_argument("--side", help="the side's journal: what it gave and what it was told")
@@ -94,13 +114,28 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     c.add_argument("game", type=Path)
     c.add_argument("text")
     c.add_argument("--cell", help="close the road here")
-    c.add_argument("--turns", type=int)
+    c.add_argument("--turns", type=int, help="for how many turns the road is closed")
+    c.add_argument(
+        "--at",
+        type=int,
+        metavar="ENTRY",
+        help="the journal entry this was decided on: refused if the game moved on",
+    )
     c = cmd("extend", "give the move in progress more time on the clock (1.9)", extend)
     c.add_argument("game", type=Path)
     c.add_argument("minutes", type=float)
     c.add_argument("--note", default="", help="why: the sides are told")
     c = cmd("undo", "take back the last order of the move", undo)
     c.add_argument("game", type=Path)
+    c.add_argument(
+        "--entry", type=int, help="the entry to take back: refused if it is not the last"
+    )
+    c.add_argument(
+        "--at",
+        type=int,
+        metavar="ENTRY",
+        help="the journal entry this was decided on: refused if the game moved on",
+    )
     c = cmd("score", "the score of each side with its breakdown (reconstructed, 1.1)", score_cmd)
     c.add_argument("game", type=Path)
     c.add_argument("--side", help="the side's own score, told when the war is over")
@@ -192,6 +227,7 @@ def _status(g: Game) -> dict[str, Any]:
         "phase": g.phase,
         "at_war": g.state.at_war,
         "clock_seconds_left": g.clock(),
+        "entry": g.position,  # what a command decided on this may give as --at
     }
 
 
@@ -204,13 +240,13 @@ def order(args: argparse.Namespace) -> Output:
                 "--explain: the breakdown is the mediator's (1.6)",
                 ru="--explain: расчет — для посредника (1.6)",
             )
-        t = side.order(args.text)
+        t = side.order(args.text, at=args.at)
         if t is None:
             return Output(
                 line("sealed", args.lang, text=args.text), {"sealed": True, **side.status()}
             )
         return Output(t.text(args.lang), t.to_json())
-    r = g.order(args.text)
+    r = g.order(args.text, at=args.at)
     if r is None:
         return Output(line("queued", args.lang, text=args.text), {"queued": True, **_status(g)})
     lines = [r.outcome(args.lang) + (f"  [{NOTHING(args.lang)}]" if r.cut_to_nothing else "")]
@@ -225,7 +261,7 @@ def order(args: argparse.Namespace) -> Output:
 
 def end_turn(args: argparse.Namespace) -> Output:
     g = _open(args)
-    results = g.end_turn()
+    results = g.end_turn(at=args.at, side=args.side, turn=args.turn)
     lines = [line("turn", args.lang, turn=g.state.turn, who=to_move(g, args.lang))] + [
         f"  {r.outcome(args.lang)}" for r in results
     ]
@@ -267,10 +303,10 @@ def ask(args: argparse.Namespace) -> Output:
     g = _open(args)
     side = channel(g, args.side)
     if args.lie is not None:  # the mediator's choice (8.3); the side is told the answer only
-        a = g.ask(side.side, args.text, args.lie == "yes")
+        a = g.ask(side.side, args.text, args.lie == "yes", at=args.at)
         a = {k: a[k] for k in ANSWER_KEYS if k in a}
     else:
-        a = side.ask(args.text)
+        a = side.ask(args.text, at=args.at)
     answer = a["answer"][args.lang] if isinstance(a["answer"], dict) else a["answer"]
     return Output(f"{question_in(a['question'], args.lang)} — {answer}", a)
 
@@ -344,14 +380,14 @@ def imp(args: argparse.Namespace) -> Output:
 
 def intervene(args: argparse.Namespace) -> Output:
     g = _open(args)
-    g.intervene(args.text, Cell.parse(args.cell) if args.cell else None, args.turns)
+    g.intervene(args.text, Cell.parse(args.cell) if args.cell else None, args.turns, args.at)
     data = {**_status(g), "interventions": len(g.interventions)}
     return Output(line("noted", args.lang, text=args.text), data)
 
 
 def undo(args: argparse.Namespace) -> Output:
     g = _open(args)
-    g.undo()
+    g.undo(of=args.entry, at=args.at)
     return Output(
         line("undone", args.lang, turn=g.state.turn, who=to_move(g, args.lang)), _status(g)
     )

@@ -282,7 +282,7 @@ class GameState:
             with index.mutate() as cells:
                 for key, r in refs.items():
                     if r:
-                        cells[key] = tuple(r)
+                        cells[key] = tuple(r) if len(r) == 1 else tuple(sorted(r, key=ref_order))
                     elif key in cells:
                         del cells[key]
                 index = cells.finish()
@@ -332,7 +332,7 @@ class GameState:
         for u in self.units.values():
             for c in u.cells:
                 out.setdefault((c.lon, c.lat), []).append(u.ref)
-        return Map((c, tuple(refs)) for c, refs in out.items())
+        return Map((c, tuple(sorted(refs, key=ref_order))) for c, refs in out.items())
 
     @cached_property
     def _corps(self) -> Layered[UnitRef, int]:
@@ -446,6 +446,13 @@ def _members(
     return corps.updated(
         [(c, n) for c, n in change.items() if n > 0], [c for c, n in change.items() if n <= 0]
     )
+
+
+def ref_order(ref: UnitRef) -> tuple[int, str, int, str]:
+    """The order of the counters on one cell: by number, type and regiment, whatever order
+    they came in (so a game and its replay list a cell's units alike)."""
+    reg = ref.regiment
+    return (ref.number, str(ref.kind), reg[0] if reg else 0, str(reg[1]) if reg else "")
 
 
 _UNIT_INDEXES = ("_by_cell", "_sides", "_occupancy", "_side_masks", "_corps")  # kept by evolve()
