@@ -316,9 +316,10 @@ def _twice(g: Game, entries: list[Any]) -> int:
             claims[(int(e.data["turn"]), str(e.data["side"]))] += 1
         elif e.kind == "decision" and e.data.get("goal") == "plan" and e.seq not in undone:
             plans[(int(e.data["turn"]), str(e.data["side"]))] += 1
-    twice = [k for c in (ends, claims, plans) for k, n in c.items() if n > 1]
-    for k in twice:
-        print(f"  TWICE: {k}", file=sys.stderr)
+    named = {"End turn": ends, "claim": claims, "plan": plans}
+    twice = [(what, k) for what, c in named.items() for k, n in c.items() if n > 1]
+    for what, k in twice:
+        print(f"  TWICE: {what} {k} in {g.journal.path}", file=sys.stderr)
     return len(twice)
 
 
