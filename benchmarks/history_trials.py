@@ -2,7 +2,7 @@
 on a position that had moved on, and the game replays exactly.
 
     .venv/bin/python benchmarks/history_trials.py            # 200 trials (about 15 minutes)
-    .venv/bin/python benchmarks/history_trials.py --quick    # 6 trials (tests/test_history_trials.py)
+    .venv/bin/python benchmarks/history_trials.py --quick    # 6 trials (tests/test_history.py)
     .venv/bin/python benchmarks/history_trials.py --json     # the counts as JSON on stdout
 
 Each trial takes a copy of a game at war (levels 2 and 3 in turn, Blue played by the computer)
@@ -156,10 +156,8 @@ def _auto(path: Path, rng: random.Random, out: int) -> None:
     while True:
         time.sleep(rng.uniform(0, 0.2))
         g.refresh()
-        try:
+        with suppress(StrategiaError):  # a command refused as stale: looked at again next round
             play_game(g, players, g.state.turn)
-        except StrategiaError:
-            pass  # a command refused as stale: looked at again on the next round
 
 
 def _cli(path: Path, rng: random.Random, out: int) -> None:

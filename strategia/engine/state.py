@@ -22,7 +22,7 @@ from strategia.core.i18n import Text
 from strategia.core.layered import Layered
 from strategia.engine.forces import out_of_play
 from strategia.notation.orders import Statute
-from strategia.notation.refs import KnownUnits, Placement, UnitRef
+from strategia.notation.refs import KnownUnits, Placement, UnitRef, ref_order
 from strategia.rules import RuleSet
 from strategia.rules.kinds import Formation, RegimentsFacing
 from strategia.rules.units import Division
@@ -446,13 +446,6 @@ def _members(
     return corps.updated(
         [(c, n) for c, n in change.items() if n > 0], [c for c, n in change.items() if n <= 0]
     )
-
-
-def ref_order(ref: UnitRef) -> tuple[int, str, int, str]:
-    """The order of the counters on one cell: by number, type and regiment, whatever order
-    they came in (so a game and its replay list a cell's units alike)."""
-    reg = ref.regiment
-    return (ref.number, str(ref.kind), reg[0] if reg else 0, str(reg[1]) if reg else "")
 
 
 _UNIT_INDEXES = ("_by_cell", "_sides", "_occupancy", "_side_masks", "_corps")  # kept by evolve()

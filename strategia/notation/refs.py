@@ -47,6 +47,7 @@ __all__ = [
     "Placement",
     "UnitRef",
     "parse_cell",
+    "ref_order",
 ]
 
 
@@ -463,3 +464,10 @@ class _Reader(Cursor):
                 if value > size:
                     problem = f"cell off the map, which is {context.width} x {context.height}"
                     raise self.error(IllegalNotationError, problem, f"{axis} 1..{size}", at)
+
+
+def ref_order(ref: UnitRef) -> tuple[int, str, int, str]:
+    """The order of the counters on one cell: by number, type and regiment, whatever order
+    they came in (so a game and its replay list a cell's units alike)."""
+    reg = ref.regiment
+    return (ref.number, str(ref.kind), reg[0] if reg else 0, str(reg[1]) if reg else "")
