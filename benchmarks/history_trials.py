@@ -233,7 +233,9 @@ def base_games(work: Path) -> dict[int, Path]:
     return out
 
 
-def trial(base: Path, work: Path, rng: random.Random, counts: Counter[str]) -> None:
+def trial(
+    base: Path, work: Path, rng: random.Random, counts: Counter[str], keep: Path | None = None
+) -> None:
     path = work / "war.game"
     shutil.copyfile(base, path)
     log = work / "acks.log"
@@ -254,7 +256,12 @@ def trial(base: Path, work: Path, rng: random.Random, counts: Counter[str]) -> N
                     os.waitpid(pid, 0)
                 alive.discard(pid)
         time.sleep(0.02)
+    failed = sum(counts[k] for k in FAILURES)
     check(path, log.read_text().splitlines(), counts)
+    if keep is not None and sum(counts[k] for k in FAILURES) > failed:
+        aside = keep / f"trial{counts['trials']}"
+        shutil.copytree(work, aside, dirs_exist_ok=True)
+        print(f"  kept in {aside}", file=sys.stderr)
     for p in work.iterdir():
         if p.is_dir():
             shutil.rmtree(p, ignore_errors=True)
@@ -327,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trials", type=int, help="how many trials (200; --quick: 6)")
     ap.add_argument("--seed", type=int, default=38, help="the trials' random seed")
     ap.add_argument("--json", action="store_true", help="the counts as JSON on stdout")
+    ap.add_argument("--keep", type=Path, help="copy each failing trial's game into this folder")
     args = ap.parse_args(argv)
     n = args.trials if args.trials is not None else 6 if args.quick else 200
     rng = random.Random(args.seed)
@@ -338,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         work = root / "work"
         work.mkdir()
         for k in range(n):
-            trial(bases[2 if k % 2 == 0 else 3], work, rng, counts)
+            trial(bases[2 if k % 2 == 0 else 3], work, rng, counts, args.keep)
             counts["trials"] += 1
     counts["seconds"] = round(time.monotonic() - t0)
     if args.json:

@@ -57,6 +57,8 @@ CULLING = (  # the kernels of closed pages are shut (as voila.json does for `mak
     "--MappingKernelManager.cull_idle_timeout=20",
     "--MappingKernelManager.cull_interval=5",
     "--MappingKernelManager.cull_connected=False",
+    # a kernel a page is attaching to is not culled (strategia.ui.kernels)
+    "--VoilaConfiguration.multi_kernel_manager_class=strategia.ui.kernels.PageKernelManager",
 )
 # With `--preheat`, each server keeps one kernel ready with its notebook already run (Voilà's
 # pre-heated kernels): the page opens on a console or screen already built, the game already

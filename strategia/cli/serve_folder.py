@@ -29,19 +29,36 @@ from strategia.core.i18n import Text
 MEDIATOR_CODE = """import os
 from strategia.ui.team.errors import hide_paths
 
-hide_paths(lang=os.environ.get("STRATEGIA_LANG", "ru"))
+lang = os.environ.get("STRATEGIA_LANG", "ru")
+hide_paths(lang=lang)
 from strategia.ui.console import Console
+from strategia.ui.widgets.gate import on_page
 
-console = Console.open(os.environ["STRATEGIA_GAME"], lang=os.environ.get("STRATEGIA_LANG", "ru"))
-console.watch()
-console.widget"""
+
+def open_console():
+    global console
+    console = Console.open(os.environ["STRATEGIA_GAME"], lang=lang)
+    console.watch()
+    return console.widget
+
+
+on_page(open_console, lang)"""
 TEAM_CODE = """import os
 from strategia.ui.team.errors import hide_paths
 
-hide_paths(lang=os.environ.get("STRATEGIA_LANG", "ru"))
+lang = os.environ.get("STRATEGIA_LANG", "ru")
+hide_paths(lang=lang)
 from strategia.ui.team import TeamScreen
+from strategia.ui.widgets.gate import on_page
 
-TeamScreen.from_env().widget"""
+
+def open_screen():
+    global screen
+    screen = TeamScreen.from_env()
+    return screen.widget
+
+
+on_page(open_screen, lang)"""
 WORDS = {
     "not_private": Text(
         "{path} is not a private folder of this user ({why}): someone else could change the "
