@@ -115,6 +115,28 @@ def test_a_computers_move_is_claimed_once(at_war: Path, tmp_path: Path) -> None:
     assert b.claim("red", 8, by="b") is True
 
 
+def test_a_computers_move_ended_meanwhile_gives_nothing_more(at_war: Path, tmp_path: Path) -> None:
+    """A computer playing Red's move of turn 7 (its channel bound to that move) gives an order
+    and notes its plan; the mediator, in another process, ends Red's move: the player's next
+    order, note and question are refused (StaleError, both languages) and nothing is written in
+    Blue's move. (The trials found a player whose move of turn 11 went on into turn 12: a
+    second plan and a blow written in the next move.)"""
+    path = _copy(at_war, tmp_path)
+    player = channel(Game.open(path), "red", move=7)
+    player.order("21 т.д. поворот на север")
+    player.note({"goal": "plan"})
+    Game.open(path).end_turn(side="red", turn=7)
+    n = Game.open(path).journal.last_seq
+    with pytest.raises(StaleError) as e:
+        player.order("22 т.д. поворот на север")
+    assert "is over" in str(e.value) and "уже окончен" in e.value.say("ru")
+    with pytest.raises(StaleError):
+        player.note({"goal": "plan"})
+    with pytest.raises(StaleError):
+        player.ask("где 101 с.д.?")
+    assert Game.open(path).journal.last_seq == n
+
+
 def test_a_holder_catching_up_after_an_undo_counts_each_answer_once(
     at_war: Path, tmp_path: Path
 ) -> None:

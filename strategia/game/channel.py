@@ -49,6 +49,7 @@ class SideChannel:
 
     game: Game
     side: str  # the side's key: red, blue, green, black
+    move: int | None = None  # a computer's move: the turn its commands are for (else refused)
 
     # --- what the side receives ------------------------------------------------------------
 
@@ -190,9 +191,11 @@ class SideChannel:
         anything since (`strategia.game.positions`), never for what it was not told."""
         order = parse_order(text, side_context(self.game.state, self.side))
         if reason is not None:
-            r = self.game.decide(self.side, reason, order.format("ru"), at=at)
+            r = self.game.decide(self.side, reason, order.format("ru"), at=at, move=self.move)
         else:
-            r = self.game.order(order.format("ru"), self.side, at=at, seen_as=self.side)
+            r = self.game.order(
+                order.format("ru"), self.side, at=at, seen_as=self.side, turn=self.move
+            )
         if r is None:
             return None
         return told(r, self.side) or Told(order.format("ru"), r.outcome)
@@ -200,13 +203,13 @@ class SideChannel:
     def note(self, reason: dict[str, Any]) -> None:
         """Keep a computer player's decision that gives no order (its plan for the move, a
         sector held): journalled for the mediator, told to the side after the war only."""
-        self.game.decide(self.side, reason)
+        self.game.decide(self.side, reason, move=self.move)
 
     def ask(self, text: str, at: int | None = None) -> dict[str, Any]:
         """Ask a reconnaissance question (8.3); the answer as the side hears it. Any
         well-formed question is paid for; a unit the side cannot find is «не обнаружена».
         `at`: as for `order`."""
-        a = self.game.ask(self.side, text, at=at, seen_as=self.side)
+        a = self.game.ask(self.side, text, at=at, seen_as=self.side, turn=self.move)
         return {k: a[k] for k in ANSWER_KEYS if k in a}
 
     # --- helpers -----------------------------------------------------------------------------
@@ -271,11 +274,12 @@ def _as_result(t: Told, facts: Step | None = None) -> Result:
     return Result(t.order or "", t.text, facts or Step(t.text), (), battle=t.battle)
 
 
-def channel(game: Game, side: str) -> SideChannel:
+def channel(game: Game, side: str, move: int | None = None) -> SideChannel:
     """The channel of `side` ("red", "Blue", "синие"...) to `game`; a GameError for a side
-    not in the game."""
+    not in the game. `move`: a computer's move, the turn it was claimed for; its orders,
+    questions and notes are refused (`StaleError`) once that move is over."""
     key = game.known_side(side)
-    return SideChannel(game, key)
+    return SideChannel(game, key, move)
 
 
 def refusal(error: BaseException, lang: Lang = "en") -> str:

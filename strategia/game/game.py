@@ -236,15 +236,23 @@ class Game(Mediation):
     # --- commands: each catches up, computes, writes its entries, then takes effect ------------
 
     def order(
-        self, text: str, side: str | None = None, at: int | None = None, seen_as: str | None = None
+        self,
+        text: str,
+        side: str | None = None,
+        at: int | None = None,
+        seen_as: str | None = None,
+        turn: int | None = None,
     ) -> Result | None:
         """Give an order in journal notation; at level 3 it waits for `end_turn` (returns None),
         sealed for the turn in progress. `at`: the position it was decided on, by the mediator
-        or the side `seen_as` (`Commands._command`)."""
+        or the side `seen_as` (`Commands._command`); `turn`: the turn whose move it is for
+        (refused once that move is over)."""
 
         def body() -> Result | None:
             self._playing()
             known = self.known_side(side) if side is not None else None
+            if turn is not None:
+                self._move_is(known, turn)
             # a side's order is read against its own units only (1.6: no free probing)
             order = parse_order(text, side_context(self.state, known) if known else self.state)
             owner = self._side_of_order(order)
@@ -315,14 +323,18 @@ class Game(Mediation):
         lie: bool | None = None,
         at: int | None = None,
         seen_as: str | None = None,
+        turn: int | None = None,
     ) -> dict[str, Any]:
         """A reconnaissance question (8.3) of `side` (asked by it, or by the mediator for it),
         recorded with its truth (for the mediator only) and the mediator's choice of a false
-        answer, if made. It is read against what the side knows (`strategia.game.knowledge`)."""
+        answer, if made. It is read against what the side knows (`strategia.game.knowledge`).
+        `turn`: the turn whose move it is asked in (refused once that move is over)."""
         from strategia.game import recon
 
         def body() -> dict[str, Any]:
             who = self.known_side(side)
+            if turn is not None:
+                self._move_is(who, turn)
             # read against what the side knows, never the whole state (1.6): any designation
             # is asked about and paid for, a nonexistent one answered «не обнаружена»
             q = side_question(text, self.state, who, self.rules, self.result_values())
@@ -340,14 +352,22 @@ class Game(Mediation):
         return self._command(body, at, seen_as)
 
     def decide(
-        self, side: str, reason: dict[str, Any], text: str | None = None, at: int | None = None
+        self,
+        side: str,
+        reason: dict[str, Any],
+        text: str | None = None,
+        at: int | None = None,
+        move: int | None = None,
     ) -> Result | None:
         """A computer player's decision (`strategia.players`): its order if it gives one, and
         its goal and reason kept beside it (a "decision" entry) in the same command. Replay
-        carries the order out and passes the decision by; the mediator's journal shows it."""
+        carries the order out and passes the decision by; the mediator's journal shows it.
+        `move`: the turn whose move the player decided for (refused once that move is over)."""
 
         def body() -> Result | None:
             who = self.known_side(side)
+            if move is not None:
+                self._move_is(who, move)
             turn = self.state.turn
             r = self.order(text, who) if text is not None else None
             data: dict[str, Any] = {"side": who, "turn": turn, **reason}

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Text
 from strategia.engine.state import GameState
+from strategia.game.positions import StaleError
 from strategia.game.views import SideView
 from strategia.notation.refs import UnitRef
 from strategia.players.asking import questions
@@ -177,6 +178,8 @@ class Player:
         for q in questions(picture, plan, ground, ch.questions_left(), self.style):
             try:
                 a = ch.ask(q.text)
+            except StaleError:
+                raise  # the move is over
             except StrategiaError:
                 break
             answer = Text.of(a.get("answer", ""))
@@ -201,6 +204,8 @@ class Player:
                 continue
             try:
                 ch.order(d.order, reason=d.to_json())
+            except StaleError:
+                raise  # the move is over: nothing more is given in it
             except StrategiaError as e:
                 self.refused.append((d.order, e.say("en")))
                 continue

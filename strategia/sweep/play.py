@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -60,7 +61,8 @@ def play_game(g: Game, players: dict[str, Player], until: int | None = None) -> 
         for side in due:
             if not g.claim(side, turn, by=me):
                 return start  # another process plays this move (`Game.claim`): left to it
-            players[side].move(channel(g, side))
+            with suppress(StaleError):  # the move was ended meanwhile: the rest not given
+                players[side].move(channel(g, side, move=turn))
         if g.simultaneous:
             if not all(s in players for s in flow.sides_in_order(g.state, g.rules)):
                 break

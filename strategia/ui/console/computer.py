@@ -157,7 +157,9 @@ class Seats:
                     return decisions, results  # another holder of the game plays this move
                 thinking(side)
                 try:
-                    decisions += self.player(g, side).move(channel(g, side))
+                    decisions += self.player(g, side).move(channel(g, side, move=turn))
+                except StaleError:
+                    pass  # the move was ended meanwhile by another holder: the rest not given
                 finally:
                     thinking(None)
                 moved.add(side)
