@@ -26,7 +26,6 @@ from strategia.game import report_render as rr
 from strategia.game.channel import channel
 from strategia.game.game import Game, GameError
 from strategia.game.last_known import last_known
-from strategia.game.order_words import order_in
 from strategia.game.positions import StaleError
 from strategia.game.views import mediator_view, to_geojson, view_for
 from strategia.game.war_news import banner
@@ -37,8 +36,8 @@ from strategia.ui.console.battles import fight_marks
 from strategia.ui.console.computer import WORDS as COMPUTER
 from strategia.ui.console.computer import ComputerSides, Seats
 from strategia.ui.console.panels import Panels
-from strategia.ui.console.sessions import fork_into, open_game, pointer
-from strategia.ui.console.status import T, breakdown_html, status_html
+from strategia.ui.console.sessions import fork_into, open_game, pointer, remember
+from strategia.ui.console.status import T, breakdown_html, status_html, undo_label
 from strategia.ui.widgets import hover, layers, marks
 from strategia.ui.widgets.clock import ClockLabel
 from strategia.ui.widgets.mapview import MapView, beside
@@ -58,6 +57,7 @@ class Console(ComputerSides):
     def __init__(self, game: Game, lang: str = "ru", games: str | Path = "games") -> None:
         self.lang: Lang = check_lang(lang)
         self.games = Path(games)
+        self.origin: Path | None = None  # what `resume` started on: the game played is remembered
         self.widget = w.VBox(layout=w.Layout(width="100%"))
         self.widget.add_class("sg-console")
         self._build(game)
@@ -83,19 +83,24 @@ class Console(ComputerSides):
         level: int | None = None,
         games: str | Path = "games",
     ) -> Console:
-        """Like `open`, but a scenario resumes the game the console last played of it (a page
-        reloaded goes on with the war), unless that game is over."""
+        """Like `open`, but resuming the game the console last played when started on `path`
+        (a scenario's game, a game opened since, a fork): a page reloaded goes on with it,
+        unless it is over."""
         path, folder = Path(path), Path(games)
-        if path.suffix == ".toml":
-            last = pointer(folder, path)
-            if last is not None:
-                try:
-                    g = Game.open(last)
-                except (StrategiaError, OSError):
-                    g = None
-                if g is not None and g.phase != "peace" and (level in (None, g.level)):
-                    return cls(g, lang, games)
-        return cls.open(path, lang, level, games)
+        last = pointer(folder, path)
+        g: Game | None = None
+        if last is not None:
+            try:
+                g = Game.open(last)
+            except (StrategiaError, OSError):
+                g = None
+            if g is not None and (g.phase == "peace" or level not in (None, g.level)):
+                g.journal.close()
+                g = None
+        c = cls(g, lang, games) if g is not None else cls.open(path, lang, level, games)
+        c.origin = path
+        remember(folder, path, c.game.journal.path)
+        return c
 
     def catch_up(self) -> bool:
         """Take in what the teams and other writers appended; redraw if anything came (and if
@@ -125,6 +130,8 @@ class Console(ComputerSides):
     def _build(self, game: Game) -> None:
         if getattr(self, "game", None) is not game:
             self.seats = Seats()  # the computer's players, kept between their moves
+            if self.origin is not None:  # a reloaded page resumes this game
+                remember(self.games, self.origin, game.journal.path)
         self.game = game
         self.viewer = "mediator"
         self.truth_side: str | None = None  # the side whose picture the mediator compares
@@ -289,16 +296,10 @@ class Console(ComputerSides):
 
     def _undo_label(self) -> None:
         last = self.game.undoable() if self.history is None else None
-        self.undo_of = None if last is None else last.seq
-        if last is None:
-            self.undo_button.description = T["undo"](self.lang)
-            self.undo_button.tooltip = ""
-            self.undo_button.disabled = True
-            return
-        what = order_in(str(last.data.get("order") or ""), self.lang) or last.data.get("text") or ""
-        self.undo_button.description = f"{T['undo'](self.lang)}: {what}"
-        self.undo_button.tooltip = self.undo_button.description
-        self.undo_button.disabled = False
+        self.undo_of, label = undo_label(last, self.viewer, self.lang)
+        self.undo_button.description = label
+        self.undo_button.tooltip = label if last is not None else ""
+        self.undo_button.disabled = self.undo_of is None
 
     def fight_marks(self) -> list[tuple[str, int, int, str]]:
         """The battles and strikes of the turn shown, and the units destroyed in it."""

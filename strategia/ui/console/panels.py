@@ -52,6 +52,12 @@ TITLES = [
     ("Rules", "Правила"),
     ("Course of the war", "Ход войны"),
 ]
+HIDDEN = Text(
+    "This is a side's view: the mediator's tools (the computer players, the clock, the sealed "
+    "orders, interventions, the truth view) are hidden. Return to the mediator's view above.",
+    "Это вид стороны: инструменты посредника (компьютерные игроки, часы, запечатанные приказы, "
+    "вмешательства, сравнение с истиной) скрыты. Вернитесь вверху к виду посредника.",
+)
 # Tab titles whole: the tabs take the width their titles need and wrap to a second row.
 TAB_CSS = (
     "<style>.sg-tabs .lm-TabBar-tab,.sg-tabs .p-TabBar-tab{flex:0 0 auto!important;"
@@ -125,6 +131,11 @@ class Panels:
         submit_on_enter(self.question, self.do_ask)
         self.recon_side.observe(lambda _: self.refresh(), names="value")
         self.score = w.HTML()
+        # the mediator's own tools: shown in the mediator's view only (`_mediator_tab`)
+        self.tools = (self.computer.widget, self.clock.widget, self.sealed.widget,
+                      self.mediator.widget, self.truth.widget)  # fmt: skip
+        self.tools_hidden = w.HTML(f"<p><i>{_e(HIDDEN(lang))}</i></p>")
+        self.mediator_tab = w.VBox(list(self.tools))
         level = g.level
         self.tabs = w.Tab(
             children=[
@@ -142,15 +153,7 @@ class Panels:
                     ]
                 ),
                 self.score,
-                w.VBox(
-                    [
-                        self.computer.widget,
-                        self.clock.widget,
-                        self.sealed.widget,
-                        self.mediator.widget,
-                        self.truth.widget,
-                    ]
-                ),
+                self.mediator_tab,
                 w.VBox(
                     [
                         w.HTML(
@@ -234,10 +237,20 @@ class Panels:
     def show_turn(self, results: list[Result]) -> None:
         self.orders.show_turn(results)
 
+    def _mediator_tab(self, mediator: bool) -> None:
+        """The Mediator tab holds the mediator's tools (the computer's settings and last move,
+        the clock, the sealed orders, an intervention being typed, the truth view) in the
+        mediator's view only; in a side's view it says they are hidden."""
+        want = self.tools if mediator else (self.tools_hidden,)
+        if tuple(self.mediator_tab.children) != want:
+            self.mediator_tab.children = want
+        self.recon_side.disabled = not mediator  # a side asks for itself only
+
     def refresh(self, history: int | None = None) -> None:
         lang = self.c.lang
         g = self.c.game
         mediator = self.c.viewer == "mediator"
+        self._mediator_tab(mediator)
         self.orders.refresh()
         self.battles.refresh()
         self.journal.refresh(history)

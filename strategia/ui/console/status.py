@@ -9,7 +9,9 @@ from strategia.core.i18n import Lang, Text
 from strategia.engine.result import Result
 from strategia.explain.render import explanation_html, rule_label
 from strategia.game import report_render as rr
+from strategia.game.entries import Entry
 from strategia.game.game import Game
+from strategia.game.order_words import order_in
 from strategia.rules.kinds import side_name
 
 T = {
@@ -89,4 +91,14 @@ def breakdown_html(result: Result, viewer: str, lang: Lang, turn: int) -> str:
     return out + explanation_html(result.explanation, lang)
 
 
-__all__ = ["PHASES", "T", "breakdown_html", "status_html"]
+__all__ = ["PHASES", "T", "breakdown_html", "status_html", "undo_label"]
+
+
+def undo_label(last: Entry | None, viewer: str, lang: Lang) -> tuple[int | None, str]:
+    """The entry Undo takes back and the button's label naming it: the newest entry that may
+    be taken back (`last`), in a side's view only if it is that side's own (a side's view names
+    nothing of another side's)."""
+    if last is None or viewer not in ("mediator", last.data.get("side")):
+        return None, T["undo"](lang)
+    what = order_in(str(last.data.get("order") or ""), lang) or last.data.get("text") or ""
+    return last.seq, f"{T['undo'](lang)}: {what}"
