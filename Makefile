@@ -28,10 +28,11 @@ setup: $(STAMP)
 console: $(STAMP)
 	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/jupyter lab $(ROOT_FLAG) notebooks/console.ipynb
 
-# the console as a page of its own, a kernel kept ready with the console built (see serve_cmd.py)
+# the console as a page of its own, served as the screens are (strategia/ui/team/server.py), a
+# kernel kept ready that opens the game when the page does (strategia/ui/widgets/gate.py)
 PREHEAT := --preheat_kernel=True --pool_size=1 --VoilaKernelManager.fill_delay=20
 console-app: $(STAMP)
-	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/voila $(PREHEAT) notebooks/console.ipynb
+	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/python -m strategia.ui.team.server $(PREHEAT) notebooks/console.ipynb
 
 lessons: $(STAMP)
 	$(LESSONS_SERVER) notebooks/

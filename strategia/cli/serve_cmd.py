@@ -53,13 +53,6 @@ from strategia.core.i18n import Lang, Text
 from strategia.rules.kinds import side_name
 
 SERVER = "strategia.ui.team.server"  # run as `python -m`
-CULLING = (  # the kernels of closed pages are shut (as voila.json does for `make console-app`)
-    "--MappingKernelManager.cull_idle_timeout=20",
-    "--MappingKernelManager.cull_interval=5",
-    "--MappingKernelManager.cull_connected=False",
-    # a kernel a page is attaching to is not culled (strategia.ui.kernels)
-    "--VoilaConfiguration.multi_kernel_manager_class=strategia.ui.kernels.PageKernelManager",
-)
 # With `--preheat`, each server keeps one kernel ready with its notebook already run (Voilà's
 # pre-heated kernels): the page opens on a console or screen already built, the game already
 # open. The kernel that replaces it is started FILL_DELAY seconds after a page takes one, so that
@@ -185,7 +178,7 @@ def start(
         env.pop("JUPYTER_TOKEN_FILE", None)
         book = books["mediator" if s.who == "mediator" else "team"]
         cmd = [sys.executable, "-m", SERVER, str(book), "--no-browser", f"--port={s.port}",
-               f"--Voila.ip={s.host}", *FIXED_PORT, *AUTH, *CULLING,
+               f"--Voila.ip={s.host}", *FIXED_PORT, *AUTH,
                *(PREHEAT if preheat else ())]  # fmt: skip
         try:
             procs.append(

@@ -2,13 +2,13 @@
 is never shut as idle.
 
 Voilà shuts a kernel with no page connected once it has been idle for `cull_idle_timeout`
-seconds (the repository's `voila.json`, `strategia serve`'s `CULLING`), so that closed pages do
-not keep kernels. A kernel Voilà keeps ready (pre-heated) has been idle since it ran its notebook;
-the moment a page takes it, it leaves Voilà's pool with no connection yet, and the next culling
-round shut it before the page's websocket arrived: the page polled a kernel that was gone and
-showed "Loading widget..." for ever. Here a kernel that has never had a page connected is kept for
-`attach_grace` seconds after culling first finds it idle; once a page has connected, culling is
-Voilà's own.
+seconds (the repository's `voila.json`, `strategia.ui.team.server`'s defaults), so that
+closed pages do not keep kernels. A kernel Voilà keeps ready (pre-heated) has been idle since
+it ran its notebook; the moment a page takes it, it leaves Voilà's pool with no connection
+yet, and the next culling round shut it before the page's websocket arrived: the page polled a
+kernel that was gone and showed "Loading widget..." for ever. Here a kernel that has never had
+a page connected is kept for `attach_grace` seconds after culling first finds it idle; once a
+page has connected, culling is Voilà's own.
 
 Chosen with `--VoilaConfiguration.multi_kernel_manager_class=strategia.ui.kernels.PageKernelManager`
 (Voilà builds its pre-heating manager on top of it).

@@ -1,5 +1,7 @@
-"""The screens' web server (`strategia serve`): Voilà, less what would answer another user of
-the machine without the screen's token, and with pages that keep their token to themselves.
+"""The web server of the pages Strategia serves, the console (`make console-app`) and the
+screens (`strategia serve`): Voilà, less what would answer another user of the machine without
+the screen's token, with pages that keep their token to themselves and kernels that stay until
+their page has connected.
 
     python -m strategia.ui.team.server NOTEBOOK [Voilà's options]
 
@@ -18,6 +20,10 @@ What differs from `voila NOTEBOOK`:
   the page has it as a cookie. A page's `?template=` cannot choose another template.
 - Voilà's configuration files are read from Jupyter's folders only, not from the folder the
   server runs in (the screens' folder: `serve_cmd.folder`).
+- Its defaults (options given on the command line win): the kernels of closed pages are culled
+  after 20 s idle, but never one a page is still attaching to (`strategia.ui.kernels`); a kernel
+  that dies is not restarted empty; a page whose kernel is gone says so in the page's language
+  (STRATEGIA_LANG) and opens again, on a new kernel that resumes the game.
 
 Everything else (the token from JUPYTER_TOKEN, the login page, kernels, culling, pre-heated
 kernels) is Voilà's own.
@@ -39,6 +45,8 @@ DATA = Path(__file__).with_name("jupyter")  # holds voila/templates/strategia-sc
 TEMPLATE = "strategia-screen"
 HEADERS = {"Referrer-Policy": "no-referrer"}
 DROPPED = (RequestInfoSocketHandler, AllowListFileHandler)
+KERNELS = "strategia.ui.kernels.PageKernelManager"
+CULLING = {"cull_idle_timeout": 20, "cull_interval": 5, "cull_connected": False}
 
 
 class ScreenVoila(Voila):  # type: ignore[misc]
@@ -50,6 +58,15 @@ class ScreenVoila(Voila):  # type: ignore[misc]
 
     def initialize(self, argv: Any = None) -> None:
         self.config.VoilaConfiguration.setdefault("template", TEMPLATE)
+        self.config.VoilaConfiguration.setdefault("multi_kernel_manager_class", KERNELS)
+        self.config.VoilaConfiguration.setdefault(
+            "resources", {"strategia_lang": os.environ.get("STRATEGIA_LANG", "ru")}
+        )
+        for key, value in CULLING.items():
+            self.config.MappingKernelManager.setdefault(key, value)
+        # a kernel that died is culled and its page opens again on a new one that resumes the
+        # game, rather than restarted empty under a page whose widgets it no longer has
+        self.config.KernelRestarter.setdefault("restart_limit", 0)
         self.config.VoilaConfiguration.allow_template_override = "NO"
         super().initialize(argv)
         settings: dict[str, Any] = dict(self.tornado_settings)  # type: ignore[has-type]
