@@ -12,11 +12,13 @@ orders given (strikes, blows, moves; 1,000 divisions on 300 x 300). Each round, 
 each is served by its own Voilà to a fresh headless Chromium page:
 
 - the console (`notebooks/console.ipynb`, `STRATEGIA_SCENARIO` naming the game file, as
-  `make console-app` serves it, with its kernel kept ready: Voilà's pre-heated kernels, the
-  flags of `serve_cmd.PREHEAT`); `open_s` is from the page asked for to the map showing every
-  counter and the turn; at 1,000 divisions `end_turn_s` from the click on End turn («Исполнить
-  ход» at level 3) to the turn label showing the next turn, the console no longer working (⏳
-  gone), the map's units layer drawn with the new turn's counters and the page painted;
+  `make console-app` serves it: `strategia.ui.team.server`, with its kernel kept ready by
+  Voilà's pre-heating, the flags of `serve_cmd.PREHEAT`; the kernel kept ready opens the game
+  when the page does, `strategia.ui.widgets.gate`); `open_s` is from the page asked for to
+  the map showing every counter and the turn; at 1,000 divisions `end_turn_s` from the click
+  on End turn («Исполнить ход» at level 3) to the turn label showing the next turn, the
+  console no longer working (⏳ gone), the map's units layer drawn with the new turn's
+  counters and the page painted;
 - Red's page as `strategia serve --preheat` serves it (`serve_cmd.start`; with --no-preheat as
   `strategia serve`): `team_open_s`, from the page asked for to its map showing Red's counters.
 
@@ -102,11 +104,10 @@ def serve(game: Path, games: Path, preheat: bool) -> tuple[subprocess.Popen[byte
     path = f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"  # this checkout's strategia
     env = {**os.environ, "STRATEGIA_SCENARIO": str(game), "STRATEGIA_GAMES": str(games),
            "STRATEGIA_LANG": "ru", "PYTHONPATH": path}  # fmt: skip
-    voila = Path(sys.executable).with_name("voila")
     flags = list(getattr(serve_cmd, "PREHEAT", ())) if preheat else []
     proc = subprocess.Popen(
-        [str(voila), "notebooks/console.ipynb", f"--port={port}", "--no-browser",
-         "--Voila.ip=127.0.0.1", *flags], cwd=ROOT, env=env,
+        [sys.executable, "-m", serve_cmd.SERVER, "notebooks/console.ipynb", f"--port={port}",
+         "--no-browser", "--Voila.ip=127.0.0.1", *flags], cwd=ROOT, env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     ready(proc, port, preheat)
@@ -313,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
                 figures[f"{prefix}team_open_ratio"] = round(statistics.median(teams) / base, 1)
             browser.close()
     figures |= {
+        "load_average": [round(x, 2) for x in os.getloadavg()],  # the machine's load at the end
         "divisions": units,
         "baseline_s": round(base, 4),
         "kernel_open_s": round(k_open, 2),
