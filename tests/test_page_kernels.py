@@ -1,10 +1,10 @@
-"""The servers' kernel manager (`strategia.ui.kernels`): a kernel no page has connected to yet
+"""The servers' kernel manager (`strategia.ui.team.kernels`): a kernel no page has connected to yet
 is kept for its grace although idle; once a page has connected, culling is Voilà's own. The
 browser test (tests/test_preheat_browser.py) serves the console with it."""
 
 from __future__ import annotations
 
-from strategia.ui.kernels import PageKernelManager
+from strategia.ui.team.kernels import PageKernelManager
 
 
 def test_a_kernel_waits_for_its_page_then_is_culled_as_usual() -> None:

@@ -27,6 +27,11 @@ class StrategiaError(ValueError):
         return str(self)
 
 
+class StaleError(StrategiaError):
+    """A command decided on a position the game has moved on from (`strategia.game.positions`):
+    nothing was written."""
+
+
 def say(error: BaseException, lang: Lang = "en") -> str:
     """Any error's message in `lang`, as far as it is known (a file's error in Russian too)."""
     if isinstance(error, StrategiaError):

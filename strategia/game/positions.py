@@ -20,7 +20,7 @@ import os
 import socket
 from collections.abc import Callable, Sequence
 
-from strategia.core.errors import StrategiaError
+from strategia.core.errors import StaleError
 from strategia.engine.result import Result
 from strategia.game.accounts import told
 from strategia.game.entries import Entry
@@ -33,10 +33,6 @@ TOLD_TO_NONE = frozenset({"decision", "computer", "claim", "game"})
 def holder() -> str:
     """This process, as a claim names it (host and process id)."""
     return f"{socket.gethostname()}:{os.getpid()}"
-
-
-class StaleError(StrategiaError):
-    """A command decided on a position the journal has moved on from: nothing was written."""
 
 
 def told_to(entry: Entry, side: str, entry_at: Callable[[int], Entry]) -> bool:

@@ -26,10 +26,9 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from strategia.core.errors import StrategiaError
+from strategia.core.errors import StaleError, StrategiaError
 from strategia.core.i18n import Text
 from strategia.engine.state import GameState
-from strategia.game.positions import StaleError
 from strategia.game.views import SideView
 from strategia.notation.refs import UnitRef
 from strategia.players.asking import questions

@@ -21,9 +21,9 @@ What differs from `voila NOTEBOOK`:
 - Voilà's configuration files are read from Jupyter's folders only, not from the folder the
   server runs in (the screens' folder: `serve_cmd.folder`).
 - Its defaults (options given on the command line win): the kernels of closed pages are culled
-  after 20 s idle, but never one a page is still attaching to (`strategia.ui.kernels`); a kernel
-  that dies is not restarted empty; a page whose kernel is gone says so in the page's language
-  (STRATEGIA_LANG) and opens again, on a new kernel that resumes the game.
+  after 20 s idle, but never one a page is still attaching to (`kernels.PageKernelManager`); a
+  kernel that dies is not restarted empty; a page whose kernel is gone says so in the page's
+  language (STRATEGIA_LANG) and opens again, on a new kernel that resumes the game.
 
 Everything else (the token from JUPYTER_TOKEN, the login page, kernels, culling, pre-heated
 kernels) is Voilà's own.
@@ -41,11 +41,13 @@ from voila.app import Voila
 from voila.request_info_handler import RequestInfoSocketHandler
 from voila.static_file_handler import AllowListFileHandler
 
+from strategia.ui.team import kernels
+
 DATA = Path(__file__).with_name("jupyter")  # holds voila/templates/strategia-screen
 TEMPLATE = "strategia-screen"
 HEADERS = {"Referrer-Policy": "no-referrer"}
 DROPPED = (RequestInfoSocketHandler, AllowListFileHandler)
-KERNELS = "strategia.ui.kernels.PageKernelManager"
+KERNELS = kernels.NAME
 CULLING = {"cull_idle_timeout": 20, "cull_interval": 5, "cull_connected": False}
 
 

@@ -10,7 +10,7 @@ kernel that was gone and showed "Loading widget..." for ever. Here a kernel that
 a page connected is kept for `attach_grace` seconds after culling first finds it idle; once a
 page has connected, culling is Voilà's own.
 
-Chosen with `--VoilaConfiguration.multi_kernel_manager_class=strategia.ui.kernels.PageKernelManager`
+Chosen with Voilà's option `VoilaConfiguration.multi_kernel_manager_class` set to `NAME`
 (Voilà builds its pre-heating manager on top of it).
 """
 
@@ -22,7 +22,7 @@ from typing import Any
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import Float
 
-NAME = "strategia.ui.kernels.PageKernelManager"
+NAME = "strategia.ui.team.kernels.PageKernelManager"
 
 
 class PageKernelManager(AsyncMappingKernelManager):
