@@ -259,6 +259,7 @@ class OrderForm:
         """The order (or intervention) `what` was taken back: its result, shown, is struck out
         and said undone."""
         done = Text("undone", "отменено")(self.c.lang)
+        self.shown_from = None
         self.result.value = f"<p><s>{_e(what)}</s> — <b>{done}</b></p>" if what else ""
 
     def clear(self) -> None:
