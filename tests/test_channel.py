@@ -36,7 +36,8 @@ def test_sealed_orders_the_mediator_rejects_or_amends(tmp_path: Path) -> None:
         g.amend(seen[2]["seq"], "21 т.д. на 1,1", "a red unit in a blue order")
     assert [s["order"] for s in g.submitted()] == ["1 с.д. на 31,33", "101 с.д. на 28,33"]
     told = red.told()
-    assert {"kind": "reject", "turn": 1, "text": "21 т.д. в резерве фронта"} in told
+    assert {"kind": "reject", "turn": 1, "text": "21 т.д. в резерве фронта",
+            "was": "21 т.д. на 35,35"} in told  # fmt: skip
     assert any(d["kind"] == "amend" and d["order"] == "1 с.д. на 31,33" for d in told)
     assert not any(d["kind"] in ("reject", "amend") for d in blue.told())
     assert "31,33" not in blue.journal_text("ru") and "35,35" not in str(blue.told())
@@ -44,6 +45,26 @@ def test_sealed_orders_the_mediator_rejects_or_amends(tmp_path: Path) -> None:
     assert "1 с.д. на 31,33" in done and not any("21 т.д." in o for o in done)
     again = Game.open(g.journal.path, verify=True)
     assert not [p for p in again.replay_problems if not p.startswith("note: ")]
+
+
+def test_a_decision_on_a_sealed_order_names_the_order_to_its_side(tmp_path: Path) -> None:
+    """What Red's journal says of the mediator's decisions: the order rejected or amended, by
+    its words, with the note; an order amended twice is named as the first amendment left it."""
+    g = Game.new(DEFAULT, tmp_path / "g.game", level=3)
+    red = channel(g, "red")
+    red.order("21 т.д. на 35,35")
+    red.order("1 с.д. на 31,34")
+    first, second = (s["seq"] for s in g.submitted())
+    g.reject(first, "дорога занята")
+    g.amend(second, "1 с.д. на 31,33", "сосед занял 31,34")
+    g.amend(second, "1 с.д. на 32,33", "и 31,33 занята")
+    ru, en = red.journal_text("ru"), red.journal_text("en")
+    assert "[посредник] отклонен приказ «21 т.д. на 35,35»: дорога занята" in ru
+    assert "[посредник] приказ «1 с.д. на 31,34» исправлен на «1 с.д. на 31,33»: сосед " in ru
+    assert "приказ «1 с.д. на 31,33» исправлен на «1 с.д. на 32,33»: и 31,33 занята" in ru
+    assert "[mediator] order «21 TD to 35,35» rejected: дорога занята" in en
+    assert "[mediator] order «1 RD to 31,34» amended to «1 RD to 31,33»: сосед " in en
+    assert "order «1 RD to 31,33» amended to «1 RD to 32,33»" in en
 
 
 def test_a_side_orders_only_on_its_move(tmp_path: Path) -> None:

@@ -475,10 +475,10 @@ def test_no_side_receives_a_computer_player_s_decisions(
     g = Game.new(DEFAULT, tmp_path / "auto.game", level=level, seed=3)
     players = {s: Player(s, "bold", "attack@1", seed=5) for s in ("red", "blue", "green")}
     play(g, players, 4)
-    words = ("замысел хода", "plan of the move", "соотношение сил по расчету боя",
+    words = ("Замысел хода", "Plan of the move", "соотношение сил по расчету боя",
              "force ratio by the engine", "[решение", "[decision")  # fmt: skip
     path = str(g.journal.path)
-    assert "замысел хода" in g.journal_text("ru") and "[решение" in g.journal_text("ru")
+    assert "Замысел хода" in g.journal_text("ru") and "[решение" in g.journal_text("ru")
 
     def received(side: str) -> str:
         ch = channel(g, side)
@@ -498,7 +498,7 @@ def test_no_side_receives_a_computer_player_s_decisions(
         mine = [d for _, d in g.decisions(side)]
         told = [d for d in channel(g, side).told() if d["kind"] == "decision"]
         assert told and len(told) == len(mine) and all(d["side"] == side for d in told)
-        assert "замысел хода" in channel(g, side).journal_text("ru")
+        assert "Замысел хода" in channel(g, side).journal_text("ru")
         other = "blue" if side == "red" else "red"
         theirs = {d["text"]["ru"] for _, d in g.decisions(other)} - {d["text"]["ru"] for d in mine}
         text = json.dumps(channel(g, side).told(), ensure_ascii=False)

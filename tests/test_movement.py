@@ -322,8 +322,8 @@ def test_a_march_follows_the_roads_named() -> None:
 
 def test_march_is_level_2_and_needs_a_road_free_of_the_enemy() -> None:
     state = strip("plain", unit="5 с.д.", level=1, road="2,3 12,3")
-    new, res = apply(state, parse_order("5 с.д. марш на 8,3", state), R[1])
-    assert new == state and "level-2" in res.cuts[0].reason.en
+    with pytest.raises(OrderError, match=r"rule 4\.8 acts from level 2; .* at level 1 \(0\.2\)"):
+        apply(state, parse_order("5 с.д. марш на 8,3", state), R[1])  # refused: nothing done
     b = (
         ScenarioBuilder.blank(14, 5)
         .state("R", "К", "red", lon=(1, 12))
@@ -366,8 +366,8 @@ def test_frontage_4_6() -> None:
     _, res = apply(state, parse_order("5 с.д. растянуть на 3,3", state), R[2])
     assert "ahead or behind" in res.cuts[0].reason.en
     lvl1 = strip("plain", unit="5 с.д.", level=1)
-    _, res = apply(lvl1, parse_order("5 с.д. растянуть на 2,4", lvl1), R[1])
-    assert "level-2" in res.cuts[0].reason.en
+    with pytest.raises(OrderError, match=r"rule 4\.6 acts from level 2; .* at level 1 \(0\.2\)"):
+        apply(lvl1, parse_order("5 с.д. растянуть на 2,4", lvl1), R[1])  # refused: nothing done
 
 
 def test_narrows_stretch_a_division_4_7() -> None:

@@ -146,6 +146,49 @@ def test_decisions_render_in_russian_and_english_with_no_internal_code(
         assert d.reason.rule, d
 
 
+def test_each_decision_s_first_line_is_a_sentence_not_its_goal_said_twice(
+    war: tuple[Game, list[Decision]],
+) -> None:
+    """Not «замысел хода = замысел», «121 т.д.: усиление = усиление»: the first line says what
+    is done and what for, with no value set against it; an order that only turns a division
+    is a turn (4.3), never «удар»."""
+    g, decisions = war
+    for d in decisions:
+        for lang in ("ru", "en"):
+            first = d.lines(lang)[0]
+            assert " = " not in first, first
+            assert d.reason.value is None, first
+    plans = [d.lines("ru")[0] for d in decisions if d.goal.key == "plan"]
+    assert plans and all(line.startswith("Замысел хода: ") for line in plans), plans
+    moved = [d for d in decisions if d.goal.key in ("deploy", "reinforce", "attack") and d.units]
+    assert any("для развертывания" in d.lines("ru")[0] for d in moved)
+    assert any(" to deploy" in d.lines("en")[0] for d in moved)
+    turns = [d for d in decisions if d.order and " поворот на " in d.order]
+    assert turns, "some division turned in place"
+    for d in turns:
+        assert d.goal.key == "turn", (d.goal, d.order)
+        assert "поворачивает фронтом на" in d.lines("ru")[0] and "удар" not in d.lines("ru")[0]
+        assert "turns to face" in d.lines("en")[0] and "attack" not in d.lines("en")[0]
+    journal = g.journal_text("ru")
+    assert "= замысел" not in journal and "= удар" not in journal and "= усиление" not in journal
+
+
+def test_an_older_decision_s_goal_said_twice_is_read_once(tmp_path: Path) -> None:
+    """A game's decisions written before their first line was a sentence («121 т.д.:
+    усиление = усиление») are read without the goal set against its own name."""
+    from strategia.core.i18n import Text
+    from strategia.players.decision import step
+
+    g = Game.new(DEFAULT, tmp_path / "old.game", level=2)
+    old = step(Text("121 TD: reinforce", "121 т.д.: усиление"), Text("reinforce", "усиление"),
+               rule="4.2", children=[step(Text("aim", "цель"), Text("x", "к полосе 2"))])  # fmt: skip
+    g.decide("red", {"goal": "reinforce", "reason": old.to_json()})
+    text = g.decisions("red")[-1][1]["text"]
+    assert text["ru"].split("\n")[0] == "121 т.д.: усиление  [4.2]"
+    assert text["en"].split("\n")[0] == "121 TD: reinforce  [4.2]"
+    assert "цель = к полосе 2" in text["ru"]
+
+
 # --- hand-checked positions -------------------------------------------------------------------------
 
 

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from strategia.cli import main
+from strategia.core.geometry import Cell
 from strategia.engine.result import OrderError
 from strategia.game.channel import channel
-from strategia.game.game import Game
+from strategia.game.game import Game, GameError
 from strategia.notation.orders import parse_order
 from strategia.notation.refs import UnitRef
 from strategia.theatre.builder import ScenarioBuilder
@@ -160,3 +161,109 @@ def test_a_team_screen_shows_the_refusal_beside_its_form(game: Game) -> None:
     red.form.give_free()
     assert "гарнизоны не перемещаются (3.6)" in red.form.free_error.value
     assert len(game.journal.entries) == n
+
+
+# --- orders above the game's level (0.2), transfers not between cities (4.5) -------------------
+
+
+def _with_cities() -> Scenario:
+    """`_scenario` with Red's cities A (2,8) and B (6,8) on a railway."""
+    b = ScenarioBuilder.blank(16, 9).state("R", "К", "red", lon=(1, 8))
+    b = b.state("B", "С", "blue", lon=(9, 16)).city("A", "2,8").city("B", "6,8")
+    b = b.railway("2,8 6,8").place("R", "1 с.д. - 4,5 фронтом на восток", "3 с.д. - 2,8")
+    return b.place("B", "101 с.д. - 9,5 фронтом на запад").build()
+
+
+def test_an_order_of_a_higher_level_is_refused_citing_0_2(tmp_path: Path) -> None:
+    """Splitting into regiments is a level-3 rule (4.9), changing the frontage a level-2 one
+    (4.6): below their level they do nothing, and are refused, naming the rule and the level."""
+    g2 = Game.new(_with_cities(), tmp_path / "l2.game", level=2)
+    for side in (None, "red"):
+        e = _refused(g2, "1 с.д. разделить на полки", side)
+        assert "rule 4.9 acts from level 3; this game is played at level 2 (0.2)" in str(e)
+        assert "правило 4.9 действует с 3 уровня, а игра идет на 2 уровне (0.2)" in e.say("ru")
+    g1 = Game.new(_with_cities(), tmp_path / "l1.game", level=1)
+    e = _refused(g1, "1 с.д. растянуть на 4,6", "red")
+    assert "rule 4.6 acts from level 2; this game is played at level 1 (0.2)" in str(e)
+    g3 = Game.new(_with_cities(), tmp_path / "l3.game", level=3)
+    assert channel(g3, "red").order("1 с.д. разделить на полки") is None  # in play: sealed
+
+
+def test_a_transfer_not_between_cities_is_refused_citing_4_5(tmp_path: Path) -> None:
+    """4.5: «между городами»: from a cell that is no city, or to one, a transfer does nothing
+    and is refused; from a city to a city it is given. At level 3 the destination is refused at
+    once (nothing changes it), where the division stands when its turn comes (it may move first)."""
+    g = Game.new(_with_cities(), tmp_path / "g.game", level=2)
+    e = _refused(g, "1 с.д. переброска в 6,8", "red")
+    assert "1 RD stands at 4,5, which is no city: a transfer begins in a city (4.5)" in str(e)
+    assert "1 с.д. стоит в 4,5, а это не город: переброска начинается в городе (4.5)" in e.say("ru")
+    e = _refused(g, "3 с.д. переброска в 7,8")
+    assert "7,8 is no city: a transfer goes from a city to a city (4.5)" in str(e)
+    assert "7,8 — не город: переброска идет из города в город (4.5)" in e.say("ru")
+    assert g.order("3 с.д. переброска в 6,8") is not None  # city to city: given
+    g3 = Game.new(_with_cities(), tmp_path / "l3.game", level=3)
+    e = _refused(g3, "3 с.д. переброска в 7,8", "red")
+    assert "7,8 — не город" in e.say("ru")
+    assert channel(g3, "red").order("1 с.д. переброска в 6,8") is None  # sealed: known later
+
+
+def test_the_console_the_team_page_and_the_command_line_refuse_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from strategia.ui.team import TeamScreen
+
+    g = Game.new(_with_cities(), tmp_path / "g.game", level=2)
+    n = len(g.journal.entries)
+    c = Console(g, lang="en", games=tmp_path)
+    c.panels.orders.free.value = "1 RD split into regiments"
+    c.panels.orders.give_free()
+    assert "rule 4.9 acts from level 3" in c.panels.orders.free_error.value
+    red = TeamScreen(g, "red", "ru")
+    red.form.free.value = "1 с.д. переброска в 6,8"
+    red.form.give_free()
+    assert "а это не город: переброска начинается в городе (4.5)" in red.form.free_error.value
+    assert len(g.journal.entries) == n
+    path = str(g.journal.path)
+    g.journal.close()
+    for text, said in (("1 с.д. разделить на полки", "действует с 3 уровня"),
+                       ("3 с.д. переброска в 7,8", "7,8 — не город")):  # fmt: skip
+        for args in (["--side", "red"], []):
+            code = main(["game", "order", path, text, "--lang", "ru", *args])
+            err = capsys.readouterr().err
+            assert code == 2 and said in err, err
+    assert len(Game.open(path).journal.entries) == n
+
+
+# --- an intervention with nothing in it (9.4) ---------------------------------------------------
+
+
+def test_an_empty_intervention_is_refused_not_announced(
+    game: Game, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An intervention with no words (empty, or a dash) does nothing: it is refused at the
+    console, by `Game.intervene` and by the command line, nothing journalled, nothing told to
+    any side (it was journalled «[посредник, 1] —» and announced to every side)."""
+    n = len(game.journal.entries)
+    for text in ("", "  ", "—", " - "):
+        with pytest.raises(GameError) as e:
+            game.intervene(text)
+        assert "there is nothing in it" in str(e.value) and "(9.4)" in str(e.value)
+        assert "в нем ничего нет" in e.value.say("ru")
+    for lang, said in (("ru", "в нем ничего нет"), ("en", "there is nothing in it")):
+        c = Console(game, lang=lang, games=tmp_path)
+        m = c.panels.mediator
+        m.note.value = ""
+        m.do_intervene()
+        assert said in m.note_error.value
+        m.note.value, m.note_cell.value = "—", "4,5"
+        m.do_intervene()
+        assert said in m.note_error.value and "—" in m.note_error.value
+    assert len(game.journal.entries) == n and not channel(game, "blue").told()
+    path = str(game.journal.path)
+    game.journal.close()
+    code = main(["game", "intervene", path, "—", "--lang", "ru"])
+    assert code == 2 and "вмешательство «—»: в нем ничего нет" in capsys.readouterr().err
+    assert len(Game.open(path).journal.entries) == n
+    g = Game.open(path)
+    g.intervene("дожди: дорога в 4,5 размыта", Cell(4, 5), 2)  # words in it: announced
+    assert "дожди" in channel(g, "blue").journal_text("ru")

@@ -83,6 +83,21 @@ def _cut(result: Result, rule: str, words: str) -> None:
     assert any(s.kind == "cut" for s in result.explanation.walk())
 
 
+def _above_level(state: GameState, text: str, rules: RuleSet, rule: str, level: int) -> None:
+    """An order of a rule above the game's level is refused (0.2), in both languages, the
+    state untouched: not journalled as an order cut to nothing."""
+    with pytest.raises(OrderError) as e:
+        _order(state, text, rules)
+    assert (
+        f"rule {rule} acts from level {level}; this game is played at level {rules.level} (0.2)"
+        in str(e.value)
+    )
+    assert (
+        f"правило {rule} действует с {level} уровня, а игра идет на {rules.level} уровне (0.2)"
+        in e.value.say("ru")
+    )
+
+
 THREE = ("17 с.д. - 3,3", "18 с.д. - 3,4", "19 с.д. - 3,5")
 
 
@@ -143,7 +158,7 @@ def test_form_corps_needs_one_card(
 
 def test_form_corps_rejections(rules1: RuleSet, rules2: RuleSet) -> None:
     s = _state(2, *THREE)
-    _cut(_order(s, "свести 17 с.д., 18 с.д. в 5 с.к.", rules1)[1], "4.10", "level-2 rule")
+    _above_level(s, "свести 17 с.д., 18 с.д. в 5 с.к.", rules1, "4.10", 2)
     busy = _set(s, "18 с.д.", busy=Busy("turning", 0.5))
     _cut(_order(busy, "свести 17 с.д., 18 с.д. в 5 с.к.", rules2)[1], "9.3", "busy: 18 с.д.")
     with pytest.raises(OrderError, match="one side's"):
@@ -206,7 +221,7 @@ def test_merge_conditions(rules2: RuleSet, setup: object, words: str) -> None:
 def test_merge_needs_one_type_and_level_2(rules1: RuleSet, rules2: RuleSet) -> None:
     s = _weak(_weak(_state(2, "17 с.д. - 3,4", "18 т.д. - 3,5"), "17 с.д.", 0.5), "18 т.д.", 0.5)
     _cut(_order(s, "слить 17 с.д., 18 т.д. в 17 с.д.", rules2)[1], "4.10", "not of one type")
-    _cut(_order(s, "слить 17 с.д., 18 т.д. в 17 с.д.", rules1)[1], "4.10", "level-2 rule")
+    _above_level(s, "слить 17 с.д., 18 т.д. в 17 с.д.", rules1, "4.10", 2)
     with pytest.raises(OrderError, match="one of them"):
         carry_out(s, Merge(_ref("17 с.д."), (_ref("18 т.д."),), _ref("19 с.д.")), rules2)
 
@@ -252,7 +267,7 @@ def test_pass_regiment_started_late_and_the_last_one(rules: RuleSet) -> None:
 
 def test_pass_regiment_conditions(rules: RuleSet, rules2: RuleSet) -> None:
     s = _state(3, "17 с.д. - 3,4", "18 с.д. - 3,5")
-    _cut(_order(s, "17 с.д. передать 2 с.п. в 18 с.д.", rules2)[1], "4.11", "level-3 rule")
+    _above_level(s, "17 с.д. передать 2 с.п. в 18 с.д.", rules2, "4.11", 3)
     _cut(_order(s, "17 с.д. передать 4 с.п. в 18 с.д.", rules)[1], "4.11", "has no 4 с.п.")
     _cut(_order(s, "17 RD pass regiment 5 to 18 RD", rules)[1], "4.11", "has no полк 5")
     far = _set(s, "18 с.д.", cells=(Cell(3, 7),))
@@ -301,7 +316,7 @@ def test_pass_division_that_does_not_fit_stays_separate(rules: RuleSet) -> None:
 
 def test_pass_division_conditions(rules: RuleSet, rules2: RuleSet) -> None:
     s = _corps()
-    _cut(_order(s, "1 с.к. передать 22 с.д. в 2 с.к.", rules2)[1], "4.11", "level-3 rule")
+    _above_level(s, "1 с.к. передать 22 с.д. в 2 с.к.", rules2, "4.11", 3)
     _cut(
         _order(s, "2 с.к. передать 22 с.д. в 1 с.к.", rules)[1], "4.11", "22 с.д. is not in 2 с.к."
     )
@@ -404,7 +419,7 @@ def test_a_division_splits_into_its_regiments_at_level_3(rules: RuleSet, rules2:
     first two regiments on 3,3, the rest on 3,4, each a quarter of a division (strength 0.25,
     1.0 of its own); at level 2 the order is cut."""
     s = _state(3, "17 с.д. расположена между 3-3 и 3-4")
-    _cut(_order(s, "17 с.д. разделить на полки", rules2)[1], "4.9", "level-3 rule")
+    _above_level(s, "17 с.д. разделить на полки", rules2, "4.9", 3)
     new, r = _order(s, "17 RD split into regiments", rules)
     assert not r.was_cut and _ref("17 с.д.") not in new.units
     parts = {str(u.ref): (u.cells, u.division.strength) for u in new if u.owner == "R"}

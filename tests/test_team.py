@@ -132,7 +132,17 @@ def test_the_mediator_sees_the_sealed_orders_and_decides(tmp_path: Path) -> None
     sealed = console.panels.sealed
     assert "101 с.д. на 28,33" in sealed.table.value and "Синие" in sealed.table.value
     sealed.note.value = "дорога занята"
+    assert sealed.entry.value is None  # no order chosen until the mediator chooses one
+    n = len(console.game.journal.entries)
     sealed.do_reject()
-    assert "пока не поступали" in sealed.table.value
-    assert team.catch_up() and "дорога занята" in team.journal.value
+    assert "приказ не выбран" in sealed.error.value and "ничего не отклонено" in sealed.error.value
+    assert len(console.game.journal.entries) == n and "101 с.д. на 28,33" in sealed.table.value
+    sealed.entry.value = next(v for _, v in sealed.entry.options if v is not None)
+    assert sealed.text.value == "101 с.д. на 28,33"  # to be corrected, for an amendment
+    sealed.do_reject()
+    assert "пока не поступали" in sealed.table.value and sealed.entry.value is None
+    assert "отклонен приказ «101 с.д. на 28,33»: дорога занята" in sealed.done.value
+    assert "сообщено синим" in sealed.done.value
+    assert team.catch_up()
+    assert "отклонен приказ «101 с.д. на 28,33»: дорога занята" in team.journal.value
     assert "101 с.д. на 28,33" not in team.given.value

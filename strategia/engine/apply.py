@@ -88,7 +88,8 @@ def apply(
     Raises OrderError, changing nothing, for an order that makes no sense at all: a unit that is
     not on the map, or that belongs to another side; or one of which nothing at all could be
     carried out (`refusals`: a garrison ordered to move, a blow no named unit is beside, a move
-    whose first step breaks 4.2).
+    whose first step breaks 4.2, an order of a rule above the game's level, a transfer not
+    between cities).
     """
     return _apply(state, order, rules, side, check=True)
 
@@ -112,6 +113,8 @@ def _apply(
     ref = acting_unit(order)
     if side is not None:
         _own_or_refuse(state, order, ref, side)
+    if check:
+        refusals.above_level(order, rules)
     if isinstance(order, WHOLE):  # the handler reads a corps named in it (9.8, 5.9)
         members = corps_members(state, ref)
         lead = members[0].ref if members else ref if ref in state.units else ref.division
@@ -124,6 +127,8 @@ def _apply(
     if not isinstance(order, BY_ONE_DIVISION) and (members := corps_members(state, ref)):
         if check and isinstance(order, Move):
             refusals.sector(order, members, rules)
+        if check and isinstance(order, Transfer):
+            refusals.transfer_cities(state, order, members)
         new, r = corps_order(state, order, rules, side, members, _carry_out)
         return new, r.of_side(state.side_of(members[0].ref))
     if ref not in state.units and ref.regiment is not None:
@@ -135,6 +140,8 @@ def _apply(
     refusals.garrison(order, ref, rules)
     if check and isinstance(order, Move):
         refusals.sector(order, [state.unit(ref)], rules)
+    if check and isinstance(order, Transfer):
+        refusals.transfer_cities(state, order, [state.unit(ref)])
     if (short := conditions.short_of(state, order, ref)) is not None:
         return state, conditions.cut_to_nothing(state, order, ref, short).of_side(
             state.side_of(ref)

@@ -219,6 +219,7 @@ class SideChannel:
         note the side is told, and the moves' time extended (every side hears of it, 1.9)."""
         g, out = self.game, []
         store = g.journal
+        now: dict[int, str] = {}  # each sealed order as the mediator's amendments left it
         for seq in sorted(store.seqs("extend") + store.seqs("reject") + store.seqs("amend")):
             e = store.entry(seq)
             if e.kind == "extend":
@@ -228,9 +229,10 @@ class SideChannel:
             order = store.entry(of) if 1 < (of := int(e.data["of"])) < seq else None
             if order is None or order.kind != "order" or order.data.get("side") != self.side:
                 continue
-            d = {"kind": e.kind, "turn": g.turn_of(seq), "text": str(e.data.get("note", ""))}
+            d = {"kind": e.kind, "turn": g.turn_of(seq), "text": str(e.data.get("note", "")),
+                 "was": now.get(of, str(order.data.get("order", "")))}  # fmt: skip
             if "order" in e.data:
-                d["order"] = e.data["order"]
+                d["order"] = now[of] = e.data["order"]
             out.append((e.seq, d))
         return out
 
@@ -255,10 +257,24 @@ def told_line(d: dict[str, Any], lang: Lang) -> str:
         return f"[{words[2]}] {Text.of(d['text'])(lang)}"
     if d["kind"] == "decision":  # the side's own computer player's reason (issue 26)
         return f"[{words[4]}] {Text.of(d['text'])(lang)}"
+    if d["kind"] in ("reject", "amend") and d.get("was"):
+        return f"[{words[2]}] {settled(d, lang)}"
     if d["kind"] in ("announcement", "reject", "amend"):
         amended = f" → {order_in(d['order'], lang)}" if "order" in d else ""
         return f"[{words[2]}] {d['text']}{amended}"
     return f"[{words[3]}] {order_in(d['order'], lang)}"
+
+
+def settled(d: dict[str, Any], lang: Lang) -> str:
+    """The mediator's decision on a sealed order (an item of `SideChannel.told`, "reject" or
+    "amend"), naming the order: «отклонен приказ «…»: пометка»."""
+    was = order_in(str(d.get("was", "")), lang)
+    if d["kind"] == "reject":
+        said = Text(f"order «{was}» rejected", f"отклонен приказ «{was}»")
+    else:
+        new = order_in(str(d.get("order", "")), lang)
+        said = Text(f"order «{was}» amended to «{new}»", f"приказ «{was}» исправлен на «{new}»")
+    return f"{said(lang)}: {d['text']}" if d.get("text") else said(lang)
 
 
 def _extended(minutes: float, lang: Lang) -> str:
@@ -290,4 +306,4 @@ def refusal(error: BaseException, lang: Lang = "en") -> str:
     return "не удалось выполнить" if lang == "ru" else "could not be carried out"
 
 
-__all__ = ["TOLD_WORDS", "SideChannel", "channel", "refusal", "told_line"]
+__all__ = ["TOLD_WORDS", "SideChannel", "channel", "refusal", "settled", "told_line"]

@@ -259,7 +259,7 @@ class Game(Mediation):
             who = known or owner
             self._on_time(who, text)
             if self.simultaneous:
-                refusals.garrison(order, acting_unit(order), self.rules)  # 3.6: never, at once
+                refusals.at_once(self.state, order, acting_unit(order), self.rules)  # never
                 if who != owner:  # the same words whether the unit is the enemy's or nobody's
                     raise GameError(
                         f"{text}: {who} has no unit {order.unit} on the map",

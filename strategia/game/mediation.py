@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection
+from dataclasses import replace
 from typing import Any
 
 from strategia.core.geometry import Cell
+from strategia.core.i18n import Text
 from strategia.core.numbers import num
 from strategia.core.numbers import turns as turns_text
 from strategia.engine import flow
 from strategia.explain.render import rule_label
+from strategia.explain.trace import Step
 from strategia.game.clock import Clock, clock_of
 from strategia.game.commands import Commands
 from strategia.game.history import GameError
@@ -186,10 +189,13 @@ class Mediation(Commands):
         self._command(body)
 
     def _check_intervention(self, text: str, cell: Cell | None, turns: int | None) -> None:
-        if not text.strip():
+        if not any(ch.isalnum() for ch in text):  # empty, or a dash: nothing said (9.4)
+            typed = f" «{text.strip()}»" if text.strip() else ""
             raise GameError(
-                "an intervention needs its text (what the mediator decides)",
-                ru="у вмешательства должен быть текст (что решает посредник)",
+                f"intervention{typed}: there is nothing in it; an intervention needs its text, "
+                "what the mediator decides (9.4): nothing was announced",
+                ru=f"вмешательство{typed}: в нем ничего нет; у вмешательства должен быть текст — "
+                "что решает посредник (9.4): ничего не объявлено",
             )
         if cell is not None and not terrain.on_map(self.state.theatre, cell):
             w, h = terrain.size(self.state.theatre)
@@ -284,7 +290,6 @@ class Mediation(Commands):
         (entry, decision): its turn, goal, order and reason, and `text` the reason in words in
         both languages. A decision whose order was taken back (undo) is left out."""
         from strategia.explain.render import explanation_text
-        from strategia.explain.trace import Step
 
         store = self.journal
         undone = {int(store.entry(s).data["of"]) for s in store.seqs("undo")}
@@ -298,6 +303,8 @@ class Mediation(Commands):
             if d.get("of") is not None and int(d["of"]) in undone:
                 continue
             step = Step.from_json(d["reason"]) if isinstance(d.get("reason"), dict) else None
+            if step is not None and _said_twice(step):  # a game's older decisions: «удар = удар»
+                step = replace(step, value=None)
             words = {
                 lang: "\n      ".join(explanation_text(step, lang)) if step else ""
                 for lang in ("en", "ru")
@@ -336,6 +343,14 @@ class Mediation(Commands):
             ru=f"{text}: время хода {side_name(who, 'ru', 'gen')} истекло ({m_ru} мин, правило "
             f"{rule_label(c.rule, 'ru')}): приказ не отдан; посредник может продлить время",
         )
+
+
+def _said_twice(step: Step) -> bool:
+    """Whether a reason's first line sets its goal against a label that names it already
+    («замысел хода = замысел», «121 т.д.: усиление = усиление»), as the computer's decisions
+    were written before their first line was a sentence."""
+    v = step.value
+    return isinstance(v, Text) and any(v(lang) in step.label(lang) for lang in ("en", "ru"))
 
 
 def _what(e: Entry, lang: str) -> str:

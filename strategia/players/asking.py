@@ -16,7 +16,7 @@ from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.core.numbers import num
 from strategia.explain.trace import Step
-from strategia.players.decision import Goal, number, step
+from strategia.players.decision import number, step
 from strategia.players.ground import Ground
 from strategia.players.picture import COUNT_Q, Picture
 from strategia.players.plan import Plan, Sector
@@ -99,8 +99,8 @@ def _reason(s: Sector, n: int, left: float) -> Step:
             rule="8.3",
         ),
     ]
-    label = Text(f"reconnaissance of {s.label().en}", f"разведка: {s.label().ru}")
-    return step(label, Goal.RECONNOITRE.text, rule="8.3", children=parts)
+    label = Text(f"Reconnaissance of {s.label().en}", f"Разведка {s.label('gen').ru}")
+    return step(label, rule="8.3", children=parts)
 
 
 __all__ = ["Question", "questions"]

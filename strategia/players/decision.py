@@ -4,7 +4,9 @@ rendered in Russian and English by the same renderers.
 
     Decision(Goal.ATTACK, "удар по 45,23: 17 с.д., 18 с.д. при поддержке 51 а.д.", reason)
 
-The reason says the goal, the estimate it used («известна 2 с.д. в 45,23»; «соотношение по
+The reason's first line is a sentence saying what is done and what for («27 т.д. выдвигается на
+39,24 для развертывания», «2 с.д. поворачивает фронтом на юг»), never the goal's name set against
+itself; the lines under it give the estimate it used («известна 2 с.д. в 45,23»; «соотношение по
 расчету боя 2,4 : 1 ≥ 1,5») and the rule ids; it names only what the side knows.
 """
 
@@ -33,6 +35,7 @@ class Goal(Kind):
     STRIKE = ("strike", "огонь", "artillery fire")
     WITHDRAW = ("withdraw", "отход", "withdraw")
     REGROUP = ("regroup", "перегруппировка", "regroup")
+    TURN = ("turn", "поворот", "turn")  # a turn in place (4.3): no move, no blow
     REINFORCE = ("reinforce", "усиление", "reinforce")
     RECONNOITRE = ("reconnoitre", "разведка", "reconnoitre")
 

@@ -276,8 +276,17 @@ def blow_decision(b: Blow, t: Tried) -> Decision:
                 rule="9.8a",
             )
         )
-    label = Text(f"blow on {o.target}", f"удар по {o.target}")
-    reason = step(label, goal.text, rule="9.8", children=parts)
+    who, one = units(o.attackers), len(o.attackers) == 1
+    label = Text(
+        f"{who.en} {'strikes' if one else 'strike'} the enemy at {o.target}",
+        f"{who.ru} {'наносит' if one else 'наносят'} удар по {o.target}",
+    )
+    if o.pursue is not None:
+        label = Text(
+            f"{label.en} and {'pursues' if one else 'pursue'} to {o.pursue}",
+            f"{label.ru} с преследованием до {o.pursue}",
+        )
+    reason = step(label, rule="9.8", children=parts)
     return Decision(goal, o.format("ru"), reason, units=(*o.attackers, *o.support))
 
 

@@ -102,8 +102,11 @@ def _strike_decision(t: Tried, picture: Picture) -> Decision:
             rule="9.7a",
         ),
     ]
-    label = Text(f"fire on {o.target}", f"огонь по {o.target}")
-    reason = step(label, Goal.STRIKE.text, rule="9.7", children=parts)
+    label = Text(
+        f"{o.unit.format('en')} fires on {o.target}",
+        f"{o.unit.format('ru')} ведет огонь по {o.target}",
+    )
+    reason = step(label, rule="9.7", children=parts)
     return Decision(Goal.STRIKE, o.format("ru"), reason, units=(o.unit,))
 
 
@@ -156,8 +159,11 @@ def _interdict(
             rule="9.7d",
         ),
     ]
-    label = Text(f"interdiction fire on {cell}", f"огонь на отсечение по {cell}")
-    reason = step(label, Goal.STRIKE.text, rule="9.7d", children=parts)
+    label = Text(
+        f"{gun.ref.format('en')} lays interdiction fire on {cell}",
+        f"{gun.ref.format('ru')} ведет огонь на отсечение по {cell}",
+    )
+    reason = step(label, rule="9.7d", children=parts)
     return t.state, Decision(Goal.STRIKE, t.order.format("ru"), reason, units=(gun.ref,))
 
 

@@ -24,7 +24,7 @@ from strategia.core.numbers import num
 from strategia.engine.state import UnitState
 from strategia.explain.trace import Step
 from strategia.game.views import ArmyNote
-from strategia.players.decision import Goal, number, ratio, step
+from strategia.players.decision import number, ratio, step
 from strategia.players.ground import Ground
 from strategia.players.picture import Known, Picture
 from strategia.players.styles import Style
@@ -105,8 +105,9 @@ class Sector:
         return self.lo <= along <= self.hi
 
     def label(self, case: str = "nom") -> Text:
-        """«полоса 2 (15-26)»; `case` "prep" or "dat": «в полосе 2», «к полосе 2»."""
-        word = "полоса" if case == "nom" else "полосе"
+        """«полоса 2 (15-26)»; `case` "gen", "prep" or "dat": «разведка полосы 2», «в полосе 2»,
+        «к полосе 2»."""
+        word = {"nom": "полоса", "gen": "полосы"}.get(case, "полосе")
         return Text(
             f"sector {self.number} ({self.lo}-{self.hi})",
             f"{word} {self.number} ({self.lo}-{self.hi})",
@@ -158,7 +159,6 @@ def make_plan(
         if pick.balance >= style.main_effort_balance:
             main = pick
     with_war = Text("at war", "идет война") if picture.at_war else posture.text()
-    head = Text("plan of the move", "замысел хода")
     lines = [step(Text("posture", "позиция"), with_war, rule="9.1")]
     for s in sectors:
         lines.append(_sector_step(s, style))
@@ -182,7 +182,17 @@ def make_plan(
             else Text("not at war: the front is held", "войны нет: фронт удерживается")
         )
         lines.append(step(Text("main effort", "главный удар"), Text("none", "нет"), note=why))
-    reason = step(head, Goal.PLAN.text, rule="5.4", children=lines)
+    if main is not None:
+        head = Text(
+            f"Plan of the move: the main effort in {main.label().en}",
+            f"Замысел хода: главный удар в {main.label('prep').ru}",
+        )
+    else:
+        head = Text(
+            "Plan of the move: no main effort, the front is held",
+            "Замысел хода: главного удара нет, фронт удерживается",
+        )
+    reason = step(head, rule="5.4", children=lines)
     return Plan(tuple(sectors), main, fights, reason)
 
 

@@ -112,8 +112,10 @@ def _shelled_decision(t: Tried) -> Decision:
             rule="4.4",
         ),
     ]
-    label = Text(f"{o.unit.format('en')} withdraws", f"{o.unit.format('ru')} отходит")
-    reason = step(label, Goal.WITHDRAW.text, rule="4.4", children=parts)
+    label = Text(
+        f"{o.unit.format('en')} withdraws to {o.to}", f"{o.unit.format('ru')} отходит в {o.to}"
+    )
+    reason = step(label, rule="4.4", children=parts)
     return Decision(Goal.WITHDRAW, o.format("ru"), reason, units=(o.unit,))
 
 
@@ -176,8 +178,10 @@ def _withdraw_decision(
             rule="4.4",
         ),
     ]
-    label = Text(f"{o.unit.format('en')} withdraws", f"{o.unit.format('ru')} отходит")
-    reason = step(label, Goal.WITHDRAW.text, rule="4.4", children=parts)
+    label = Text(
+        f"{o.unit.format('en')} withdraws to {o.to}", f"{o.unit.format('ru')} отходит в {o.to}"
+    )
+    reason = step(label, rule="4.4", children=parts)
     return Decision(Goal.WITHDRAW, o.format("ru"), reason, units=(o.unit,))
 
 

@@ -183,7 +183,8 @@ class Seats:
 class _Panels(Protocol):
     computer: ComputerPanel
 
-    def show_turn(self, results: list[Result]) -> None: ...
+    def show_turn(self, results: list[Result], since: int | None = None) -> None: ...
+    def turn_since(self) -> int: ...
 
 
 class _Console(Protocol):
@@ -230,11 +231,13 @@ class ComputerSides:
         done: tuple[list[Decision], list[Result]] = ([], [])
         with self.working(self.panels.computer.error):
             self._playing()
+            since = self.panels.turn_since()  # the moves told with those the computer ends
             done = self.seats.play(self.game, self._thinking)
             self.deselect()
             self.refresh()
-            if done[1]:
-                self.panels.show_turn(done[1])
+            ends = self.game.journal.seqs("end-turn")
+            if ends and ends[-1] > since:  # it ended moves: each told, whose and which turn
+                self.panels.show_turn(done[1], since)
         return done
 
     def _thinking(self: _Console, side: str | None) -> None:

@@ -1,6 +1,10 @@
 """The console's «Ход войны» / Course of the war tab (issue 28): the course charted for the viewer
 (the mediator: every side, `game.course`; a side: its own copy, `war_chart.side_course`), drawn
-again only when the game has moved on or the viewer changed, with the figures to download."""
+again only when the game has moved on or the viewer changed, with the figures to download.
+
+The charts of another view never stay on the screen while the new ones are drawn (that takes
+seconds): they are taken away at once when the viewer changes (`forget`), and a note that the
+charts are being drawn shows until the new ones are there."""
 
 from __future__ import annotations
 
@@ -13,12 +17,14 @@ from strategia.core.i18n import Lang, Text
 from strategia.game.course import course
 from strategia.game.game import Game
 from strategia.game.war_chart import chart_png, side_course, to_csv
+from strategia.rules.kinds import side_name
 from strategia.ui.widgets.notes import download_link
 
 WORDS = {
     "csv": Text("The figures (CSV)", "Цифры (CSV)"),
     "png": Text("The picture (PNG)", "Рисунок (PNG)"),
     "alt": Text("The course of the war, charted", "Ход войны на графиках"),
+    "drawing": Text("the charts for {who} are being drawn…", "графики для {who} строятся…"),
 }
 
 
@@ -41,6 +47,9 @@ class CoursePanel:
         key = (g.journal.path, g.journal.seqs("end-turn")[-1:], viewer, lang)
         if key == self.drawn:
             return
+        who = side_name(viewer, lang, "gen")
+        self.widget.value = f"<p><i>⏳ {WORDS['drawing'].format(who=who)(lang)}</i></p>"
+        self.drawn = None
         ds = course(g) if viewer == "mediator" else side_course(g, viewer)
         png = base64.b64encode(chart_png(ds, lang)).decode("ascii")
         name = f"{g.journal.path.stem}-{viewer}"
@@ -52,3 +61,8 @@ class CoursePanel:
             "</small></div>"
         )
         self.drawn = key
+
+    def forget(self) -> None:
+        """The charts taken away (another viewer: they were drawn for the one before)."""
+        self.widget.value = ""
+        self.drawn = None

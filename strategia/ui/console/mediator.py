@@ -150,7 +150,7 @@ class MediatorPanel:
         with self.c.working(self.note_error):
             self.c.playing()  # not while looking back
             cell = Cell.parse(self.note_cell.value) if self.note_cell.value.strip() else None
-            text = self.note.value.strip() or "—"
+            text = self.note.value.strip()  # nothing in it: refused, never journalled (9.4)
             turns = int(self.note_turns.value) if cell else None
             self.c.game.intervene(text, cell, turns, at=self.c.shown_at)
             self.note.value = ""

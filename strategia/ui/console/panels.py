@@ -211,6 +211,7 @@ class Panels:
         self.orders.free_error.value = ""
         self.ask_error.value = ""
         self.battles.forget()
+        self.course.forget()  # the charts of the view before never stay shown
         if viewer in [v for _, v in self.recon_side.options]:
             self.recon_side.value = viewer
 
@@ -234,8 +235,14 @@ class Panels:
     def show_result(self, text: str, result: Result | None) -> None:
         self.orders.show_result(text, result)
 
-    def show_turn(self, results: list[Result]) -> None:
-        self.orders.show_turn(results)
+    def show_turn(self, results: list[Result], since: int | None = None) -> None:
+        self.orders.show_turn(results, since)
+
+    def turn_since(self) -> int:
+        """The entry after which the moves ended are to be told: before the first the Orders
+        tab tells of now, else the journal's last (the moves to come)."""
+        shown = self.orders.shown_from
+        return shown - 1 if shown is not None else self.c.game.journal.last_seq
 
     def _mediator_tab(self, mediator: bool) -> None:
         """The Mediator tab holds the mediator's tools (the computer's settings and last move,

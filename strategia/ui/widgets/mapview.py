@@ -268,13 +268,27 @@ class MapView:
             x, y = _centre(feature)
             self.on_hover(x, y, feature.get("properties"))
 
+    def mark_at(self, x: float, y: float) -> dict[str, Any] | None:
+        """The properties of the fight's or last-known mark on the cell at (x, y), if there is
+        one: its title says what it is («101 с.д.: видели на ходу 6»)."""
+        cell = f"{round(x)},{round(y)}"
+        for layer in (self.fights, self.last_known):
+            for f in layer.data.get("features", []):
+                if f["properties"].get("cell") == cell:
+                    return dict(f["properties"])
+        return None
+
     def _interaction(self, **event: Any) -> None:
         kind = event.get("type")
         lat, lng = event.get("coordinates", (0, 0))
-        if kind == "click":
-            self.on_click(float(lng), float(lat), None)
+        x, y = float(lng), float(lat)
+        if kind == "click":  # a mark clicked says what it is; the click is the cell's
+            mark = self.mark_at(x, y)
+            if mark is not None and self.on_hover is not None:
+                self.on_hover(x, y, mark)
+            self.on_click(x, y, None)
         elif kind == "mousemove" and self.on_hover is not None and self.on_drag is None:
-            self.on_hover(float(lng), float(lat), None)
+            self.on_hover(x, y, self.mark_at(x, y))  # over a mark: what it is, as it moves
         if kind in ("mousedown", "mousemove", "mouseup") and self.on_drag is not None:
             self.on_drag(str(kind), float(lng), float(lat))
 

@@ -152,6 +152,7 @@ class OrderForm:
         self.result = report_box()
         self.form_box = w.VBox()
         self._unit = ""  # the unit last put into the form by a selection
+        self.shown_from: int | None = None  # the first End turn entry `result` tells of
         self.kind.observe(lambda _: self._layout(), names="value")
         self.give.on_click(lambda _: self.give_order())
         self.free_go.on_click(lambda _: self.give_free())
@@ -247,6 +248,7 @@ class OrderForm:
     # --- what it shows -----------------------------------------------------------------------
 
     def show_result(self, text: str, result: Result | None) -> None:
+        self.shown_from = None
         if result is None:
             noted = Text("noted for the turn", "принят к исполнению")(self.c.lang)
             self.result.value = f"<p>{_e(text)} — {noted}</p>"
@@ -257,6 +259,7 @@ class OrderForm:
         """The order (or intervention) `what` was taken back: its result, shown, is struck out
         and said undone."""
         done = Text("undone", "отменено")(self.c.lang)
+        self.shown_from = None
         self.result.value = f"<p><s>{_e(what)}</s> — <b>{done}</b></p>" if what else ""
 
     def clear(self) -> None:
@@ -270,16 +273,67 @@ class OrderForm:
         self.free.value = ""
         self.form_error.value = ""
         self.free_error.value = ""
+        self.result.value = ""  # what was said of the move before («запечатан…») is done with
+        self.shown_from = None
         self._prefill()
         self._preview()
 
-    def show_turn(self, results: list[Result]) -> None:
-        self.result.value = "".join(f"<p>{_e(r.outcome(self.c.lang))}</p>" for r in results)
+    def show_turn(self, results: list[Result], since: int | None = None) -> None:
+        """The results of the moves just ended (`results`: End turn's, or a computer's moves';
+        or every move ended after entry `since`), under a heading a move saying whose move and
+        which turn it was."""
+        lang = self.c.lang
+        nothing = Text("nothing to report", "без событий")(lang)
+        moves = moves_ended(self.c.game, results, since)
+        self.shown_from = moves[0][0] if moves else None
+        self.result.value = "".join(
+            f"<p><b>{_e(head(lang))}</b></p>"
+            + ("".join(f"<p>{_e(r.outcome(lang))}</p>" for r in done) or f"<p><i>{nothing}</i></p>")
+            for _, head, done in moves
+        )
 
     def refresh(self) -> None:
         self.unit_info.value = unit_info(self.c.game.state, self.c.selected, self.c.lang)
         self._prefill()
         self._preview()
+
+
+def moves_ended(
+    g: Game, results: list[Result], since: int | None = None
+) -> list[tuple[int, Text, list[Result]]]:
+    """The moves ended lately, each as (its End turn entry, a heading saying whose move and
+    which turn it was, its results): «Конец хода синих, ход 5» at levels 1-2, «Ход 5 исполнен»
+    at level 3. Those after entry `since` if given; else those of the last round of moves from
+    the first that gave one of `results` (the last move alone if none did)."""
+    ends = g.journal.seqs("end-turn")
+    if not ends:
+        return []
+    sides = len({s.side for s in g.scenario.states})  # a round: each side's move ended once
+    low = ends[-sides:][0] if since is None else since + 1
+    rows: dict[int, tuple[int, list[Result]]] = {}
+    for seq, turn, _, r in reversed(g.results):
+        if seq < low:
+            break
+        rows.setdefault(seq, (turn, []))[1].insert(0, r)
+    if since is None:
+        wanted = {id(r) for r in results}
+        given = [e for e in ends[-sides:] if any(id(r) in wanted for r in rows.get(e, (0, []))[1])]
+        listed = ends[ends.index(given[0]) :] if given else ends[-1:]
+    else:
+        listed = [e for e in ends if e > since]
+    out = []
+    for seq in listed:
+        side = str(g.journal.entry(seq).data.get("side", ""))
+        turn, done = rows.get(seq, (g.turn_of(seq), []))
+        if g.simultaneous:
+            head = Text(f"Turn {turn} carried out", f"Ход {turn} исполнен")
+        else:
+            head = Text(
+                f"End of {side_name(side, 'en')}'s move, turn {turn}",
+                f"Конец хода {side_name(side, 'ru', 'gen')}, ход {turn}",
+            )
+        out.append((seq, head, done))
+    return out
 
 
 def unit_info(state: GameState, ref: UnitRef | None, lang: Lang) -> str:
