@@ -56,10 +56,12 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
+	rm -f test-output/browser-tests.txt
 	$(LESSON_ENV) $(BIN)/pytest -n 2 --dist loadfile $(NBVAL) tests $(LESSONS)
 	$(BIN)/pytest --nbval-lax --nbval-current-env notebooks/console.ipynb
 
 test: lint typecheck unit
+	@cat test-output/browser-tests.txt 2>/dev/null || echo "browser tests: none ran"
 
 # each figure with its ratio to a bare baseline measured in the same run (README, Performance):
 # run.py, then table.py, which runs turn.py, game_open.py, scale.py and (where Chromium is)
