@@ -18,6 +18,7 @@ ROOT = Path(__file__).parents[1] / "strategia"
 # What each package may import besides itself (the path of an order, lowest first).
 LOWER = {
     "core": set(),
+    "scenarios": {"core"},  # the scenarios shipped (package data), by name
     "explain": {"core"},
     "rules": {"core", "explain"},
     "notation": {"core", "rules"},
@@ -41,6 +42,7 @@ LOWER = {
         "sweep",
         "tactical",
         "casebook",
+        "scenarios",
     },
     "cli": {
         "core",
@@ -54,6 +56,7 @@ LOWER = {
         "casebook",
         "players",
         "sweep",
+        "scenarios",
     },
 }
 TOP = {"strategia", "strategia._moved"}  # the package's own __init__ and its old-name finder

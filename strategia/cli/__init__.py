@@ -15,8 +15,8 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 
+import strategia
 from strategia.cli import (
     battle_cmd,
     cases_cmd,
@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="strategia",
         description="Strategia: the computer mediator for «Стратегия» (module 1).",
     )
-    parser.add_argument("--version", action="version", version=f"strategia {__version__()}")
+    parser.add_argument("--version", action="version", version=f"strategia {strategia.__version__}")
     top = (
         ("--lang", Text("the output's language: ru or en", "язык вывода: ru или en")),
         ("--json", Text("machine-readable output on stdout (JSON)", "вывод в JSON на stdout")),
@@ -62,13 +62,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 EX_SOFTWARE = 70  # sysexits.h: an internal fault of the program
-
-
-def __version__() -> str:
-    try:
-        return version("strategia")
-    except PackageNotFoundError:  # run from a checkout that is not installed
-        return "0+unknown"
 
 
 def hoist(argv: Sequence[str]) -> list[str]:

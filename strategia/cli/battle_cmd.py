@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from strategia.cli.move_cmd import _position
-from strategia.cli.output import Output
+from strategia.cli.output import SCENARIO_HELP, Output, scenario_arg
 from strategia.cli.words import line
 from strategia.engine.apply import apply
 from strategia.engine.result import OrderError
@@ -24,7 +23,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
         "or a strike ('51 а.д. огонь по 22,10') against the position of a scenario, print the "
         "breakdown step by step and change nothing.",
     )
-    p.add_argument("file", type=Path, help="scenario file")
+    p.add_argument("file", type=scenario_arg, help=SCENARIO_HELP)
     p.add_argument("--attack", required=True, help="the attack or strike in journal notation")
     p.add_argument("--level", type=int, choices=(1, 2, 3))
     p.set_defaults(handler=battle_command)

@@ -8,7 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from strategia.cli import auto_cmd, chart_cmd, debrief_cmd, fork_cmd, report_cmd
-from strategia.cli.output import FORCE_HELP, Output, check_output, replacing
+from strategia.cli.output import (
+    FORCE_HELP,
+    SCENARIO_HELP,
+    Output,
+    check_output,
+    replacing,
+    scenario_arg,
+)
 from strategia.cli.words import line, phase, to_move
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Lang, Text
@@ -38,7 +45,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
         return c
 
     c = cmd("new", "start a game from a scenario; the game file is its journal", new)
-    c.add_argument("scenario", type=Path)
+    c.add_argument("scenario", type=scenario_arg, help=SCENARIO_HELP)
     c.add_argument("game", type=Path)
     c.add_argument("--force", action="store_true", help=GAME_FORCE_HELP)
     c.add_argument("--level", type=int, choices=(1, 2, 3))

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
-from strategia.cli.output import Output
+from strategia.cli.output import SCENARIO_HELP, Output, scenario_arg
 from strategia.cli.words import line
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Text
@@ -29,13 +28,13 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
         parents=[parent],
         help="carry out a movement order on a scenario's position and explain it (a what-if)",
     )
-    p.add_argument("file", type=Path, help="scenario file")
+    p.add_argument("file", type=scenario_arg, help=SCENARIO_HELP)
     p.add_argument("order", help="the order in journal notation, e.g. '5 т.д. на 46,22'")
     p.add_argument("--level", type=int, choices=(1, 2, 3))
     p.add_argument("--side", help="refuse the order unless the unit is this side's")
     p.set_defaults(handler=move_command)
     r = sub.add_parser("reach", parents=[parent], help="where a unit can move this turn (4.2-4.4)")
-    r.add_argument("file", type=Path, help="scenario file")
+    r.add_argument("file", type=scenario_arg, help=SCENARIO_HELP)
     r.add_argument("unit", help="the unit, e.g. '5 т.д.'")
     r.add_argument("--mode", choices=MODES, default="forward")
     r.add_argument("--level", type=int, choices=(1, 2, 3))

@@ -42,6 +42,7 @@ _ARGPARSE_RU = [
     (r"argument (\S+): not allowed with argument (\S+)", r"аргумент \1 нельзя вместе с \2"),
     (r"unrecognized arguments: (.*)", r"лишние аргументы: \1"),
     (r"argument (\S+): ignored explicit argument (.*)", r"аргумент \1: лишнее значение \2"),
+    (r"argument (\S+): (.*)", r"аргумент \1: \2"),  # our own words after it (`scenario_arg`)
 ]  # fmt: skip
 
 
@@ -210,3 +211,17 @@ def _log_of(path: Path) -> Path | None:
             if stem.exists() and _is_game(stem):
                 return stem
     return None
+
+
+SCENARIO_HELP = "a scenario file, or the name of one shipped (continental)"
+
+
+def scenario_arg(text: str) -> Path:
+    """A scenario argument: a file, or the name of a scenario shipped with Strategia
+    (`strategia.scenarios`); a wrong one is told in the reader's language."""
+    from strategia.scenarios import scenario_path
+
+    try:
+        return scenario_path(text)
+    except StrategiaError as e:
+        raise argparse.ArgumentTypeError(e.say(Parser.lang)) from None

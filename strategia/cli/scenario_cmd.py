@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from strategia.cli.output import FORCE_HELP, Output, check_output
+from strategia.cli.output import FORCE_HELP, SCENARIO_HELP, Output, check_output, scenario_arg
 from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import unit_word
@@ -21,10 +21,10 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     p = sub.add_parser("scenario", help="check, show or convert a scenario file")
     ss = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     c = ss.add_parser("check", parents=[parent], help="validate a scenario; report every problem")
-    c.add_argument("file", type=Path)
+    c.add_argument("file", type=scenario_arg, help=SCENARIO_HELP)
     c.set_defaults(handler=check)
     s = ss.add_parser("show", parents=[parent], help="a text summary and an ASCII map")
-    s.add_argument("file", type=Path)
+    s.add_argument("file", type=scenario_arg, help=SCENARIO_HELP)
     s.add_argument(
         "--level", type=int, choices=(1, 2, 3), help="show the map as this level sees it"
     )
@@ -35,7 +35,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
         parents=[parent],
         help="write the theatre to NetCDF (OUT.nc), or the scenario to text (OUT.toml)",
     )
-    v.add_argument("file", type=Path)
+    v.add_argument("file", type=scenario_arg, help=SCENARIO_HELP)
     v.add_argument("out", type=Path)
     v.add_argument("--force", action="store_true", help=FORCE_HELP)
     v.set_defaults(handler=convert)
@@ -53,7 +53,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     t = ss.add_parser(
         "trial", parents=[parent], help="a few turns, the computer on every side: the balance"
     )
-    t.add_argument("file", type=Path)
+    t.add_argument("file", type=scenario_arg, help=SCENARIO_HELP)
     t.add_argument("--turns", type=int, default=5)
     t.add_argument("--level", type=int, choices=(1, 2, 3))
     t.add_argument("--script", action="store_true", help="the old scripted orders instead")

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from strategia.cli.output import FORCE_HELP, Output, check_output
+from strategia.cli.output import FORCE_HELP, SCENARIO_HELP, Output, check_output, scenario_arg
 from strategia.core.i18n import Lang, Text
 
 # `strategia.sweep` (Dask, matplotlib) is imported by the handlers: other commands start quickly
@@ -54,7 +54,7 @@ def add_commands(sub: Any, parent: argparse.ArgumentParser) -> None:
     )
     ss = p.add_subparsers(dest="action", required=True, metavar="SCENARIO|summary|plot")
     r = ss.add_parser("run", parents=[parent], help="play the games (the default action)")
-    r.add_argument("scenario", type=Path)
+    r.add_argument("scenario", type=scenario_arg, help=SCENARIO_HELP)
     r.add_argument("--games", type=int, required=True)
     r.add_argument("--turns", type=int, required=True)
     r.add_argument("--house", action="append", help="house rules of every game (repeatable)")

@@ -13,6 +13,7 @@ from typing import Any
 import ipywidgets as w
 from matplotlib.axes import Axes
 
+from strategia import scenarios
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
@@ -37,7 +38,6 @@ from strategia.ui.lessons.show import (
     lesson_lang,
     new_figure,
     picture,
-    repository,
 )
 
 MODES = {
@@ -103,7 +103,7 @@ def _without_formations(f: Forces) -> Forces:
 
 def theatre_alone(placement: str, level: int = 2, state: str = "B") -> GameState:
     """The continental theatre with one division of `state` on it (Blue's by default)."""
-    sc = load_scenario(repository() / "maps" / "continental.toml")
+    sc = load_scenario(scenarios.default())
     bare = replace(sc, forces=tuple(_without_formations(f) for f in sc.forces))
     return initial_state(ScenarioBuilder.edit(bare).place(state, placement).build(), level)
 

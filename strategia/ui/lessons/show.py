@@ -55,11 +55,12 @@ def lesson_lang() -> Lang:
 
 
 def repository() -> Path:
-    """The project's root, where `maps/` lies (from the notebook's folder or the package's)."""
-    for here in (Path.cwd(), Path.cwd().parent, Path(__file__).resolve().parents[2]):
-        if (here / "maps").is_dir():
+    """The project's root, where `notebooks/` lies (from the notebook's folder or the
+    package's)."""
+    for here in (Path.cwd(), Path.cwd().parent, Path(__file__).resolve().parents[3]):
+        if (here / "notebooks").is_dir():
             return here
-    raise FileNotFoundError("no maps/ folder beside the notebooks or the package")
+    raise FileNotFoundError("no notebooks/ folder here or beside the package")
 
 
 def scratch_dir() -> Path:

@@ -1,6 +1,6 @@
 """Build the default scenario «Континентальная война» with the builder API and write it.
 
-    .venv/bin/python maps/make_continental.py      # writes maps/continental.toml
+    .venv/bin/python tools/make_continental.py      # writes strategia/scenarios/continental.toml
 
 The text file is the scenario (edit it by hand freely); this script is how it was first drawn,
 and an example of the builder API. The forces follow 002's table 2 (peacetime) and 000's
@@ -361,6 +361,6 @@ def build() -> ScenarioBuilder:
 
 
 if __name__ == "__main__":
-    out = Path(__file__).with_name("continental.toml")
+    out = Path(__file__).resolve().parents[1] / "strategia" / "scenarios" / "continental.toml"
     save_scenario(build().build(), out)
     print(f"wrote {out}")
