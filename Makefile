@@ -15,13 +15,23 @@ LESSONS_SERVER := JUPYTER_PATH=$(CURDIR)/tools/jupyter$${JUPYTER_PATH:+:$$JUPYTE
 LESSON_ENV := STRATEGIA_LANG=ru MPLBACKEND=Agg PYTHONHASHSEED=0
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 
-.PHONY: setup console console-app lessons lessons-outputs screenshots casebook test lint typecheck unit bench trials clean
+.PHONY: setup lock console console-app lessons lessons-outputs screenshots casebook test lint typecheck unit bench trials clean
 
-$(STAMP): pyproject.toml
+# the environment from the lock file (the versions pinned), then this checkout, editable
+$(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+# the lock file made again from pyproject.toml's dependencies, in a fresh environment
+lock:
+	rm -rf .venv-lock && $(PYTHON) -m venv .venv-lock
+	.venv-lock/bin/python -m pip install --quiet --upgrade pip
+	.venv-lock/bin/python -m pip install --quiet -e '.[dev]'
+	(sed -n 1,3p requirements.lock; .venv-lock/bin/pip freeze --exclude-editable | grep -v '^strategia') > requirements.lock.new
+	mv requirements.lock.new requirements.lock && rm -rf .venv-lock
 
 setup: $(STAMP)
 

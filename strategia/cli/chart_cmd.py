@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from strategia.cli.output import FORCE_HELP, Output, check_output
+from strategia.cli.output import FORCE_HELP, Output, check_output, need
 from strategia.core.i18n import Text
 from strategia.game.channel import channel
 from strategia.game.course import course
@@ -44,6 +44,8 @@ def _null_nan(x: Any) -> Any:
 
 
 def chart(args: argparse.Namespace) -> Output:
+    if args.output:
+        need("console", "matplotlib")  # the picture; the figures need nothing more
     for option, path in (("-o", args.output), ("--csv", args.csv), ("--netcdf", args.netcdf)):
         check_output(option, path, args.force, [args.game])
     g = Game.open(args.game)

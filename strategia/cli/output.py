@@ -225,3 +225,18 @@ def scenario_arg(text: str) -> Path:
         return scenario_path(text)
     except StrategiaError as e:
         raise argparse.ArgumentTypeError(e.say(Parser.lang)) from None
+
+
+def need(extra: str, *modules: str) -> None:
+    """Refuse a command whose optional dependencies (`extra` of the package: console, sweep)
+    are not installed, naming what to install (exit 2, nothing done)."""
+    import importlib.util
+
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        raise StrategiaError(
+            f"this command needs {', '.join(missing)}, not installed: install "
+            f"strategia[{extra}] (pip install 'strategia[{extra}]')",
+            ru=f"этой команде нужны {', '.join(missing)}, они не установлены: установите "
+            f"strategia[{extra}] (pip install 'strategia[{extra}]')",
+        )

@@ -36,7 +36,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from strategia.cli.output import Output
+from strategia.cli.output import Output, need
 from strategia.cli.serve_folder import folder, notebooks, private_folder
 from strategia.cli.serve_plan import (
     DEFAULT_PORT,
@@ -280,6 +280,7 @@ def _listing(game: Path, screens: list[Screen], lang: Lang) -> str:
 
 
 def serve(args: argparse.Namespace) -> Output:
+    need("console", "voila", "ipywidgets", "ipyleaflet", "anywidget")
     sides = [x.strip() for x in args.sides.split(",")] if args.sides else None
     warnings = []
     path = token_file(args.game)
