@@ -25,7 +25,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from strategia.cli.output import FORCE_HELP, SCENARIO_HELP, Output, check_output, scenario_arg
+from strategia.cli.output import (
+    FORCE_HELP,
+    SCENARIO_HELP,
+    Output,
+    check_output,
+    need,
+    scenario_arg,
+)
 from strategia.core.i18n import Lang, Text
 
 # `strategia.sweep` (Dask, matplotlib) is imported by the handlers: other commands start quickly
@@ -114,6 +121,7 @@ class _Bar:
 
 
 def run_command(args: argparse.Namespace) -> Output:
+    need("sweep", "dask", "distributed", "zarr")
     from strategia.sweep import dask_client, read_sweep, run, save
     from strategia.sweep.files import refuse_existing
     from strategia.sweep.run import check_keep, keep_games
@@ -177,6 +185,7 @@ def summary_command(args: argparse.Namespace) -> Output:
 
 
 def plot_command(args: argparse.Namespace) -> Output:
+    need("sweep", "matplotlib")
     from strategia.sweep.files import load
     from strategia.sweep.plot import save_plot
 
