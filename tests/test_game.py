@@ -330,7 +330,7 @@ def test_level_3_refuses_orders_for_a_side_that_is_not_in_the_game(tmp_path: Pat
     assert g.queued == [] and len(g.journal.entries) == 1
 
 
-def test_export_import_and_replay_exits_2_on_a_difference(
+def test_export_import_and_replay_exits_1_on_a_difference(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from strategia.cli import main
@@ -354,8 +354,8 @@ def test_export_import_and_replay_exits_2_on_a_difference(
         e.time,
     )
     textform.write(text, entries)
-    assert main(["game", "import", str(text), str(tmp_path / "bad.game")]) == 2
+    assert main(["game", "import", str(text), str(tmp_path / "bad.game")]) == 1  # findings
     capsys.readouterr()
-    assert main(["game", "replay", str(tmp_path / "bad.game"), "--json"]) == 2
+    assert main(["game", "replay", str(tmp_path / "bad.game"), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["problems"] == [f"entry {e.seq}: {e.data['order']}: the result differs on replay"]

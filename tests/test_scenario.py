@@ -319,10 +319,10 @@ def test_cli_check_show_convert(capsys: pytest.CaptureFixture[str], tmp_path: Pa
 def test_cli_check_reports_problems(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(readme_example().replace("5 т.д. - 10,3", "5 т.д. - 45,99"), encoding="utf-8")
-    assert main(["scenario", "check", str(bad), "--json", "--lang", "en"]) == 2
+    assert main(["scenario", "check", str(bad), "--json", "--lang", "en"]) == 1  # findings
     out, err = capsys.readouterr()
     assert json.loads(out)["ok"] is False
     assert "off the map, which is 12 x 6" in err
-    assert main(["scenario", "check", str(bad), "--lang", "ru"]) == 2
+    assert main(["scenario", "check", str(bad), "--lang", "ru"]) == 1
     err = capsys.readouterr().err
     assert "ошибка:" in err and "вне карты (карта 12 × 6)" in err

@@ -40,9 +40,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _run(cmd: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(cmd), *args], cwd=cwd, capture_output=True, text=True, timeout=600
-    )
+    return subprocess.run([str(cmd), *args], cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
 def test_the_wheel_runs_from_an_empty_folder(installed: Path, tmp_path: Path) -> None:
@@ -67,7 +65,9 @@ def test_the_wheel_runs_from_an_empty_folder(installed: Path, tmp_path: Path) ->
     assert sorted(p.name for p in tmp_path.iterdir()) == ["war.game"]  # nothing else written
 
 
-@pytest.mark.parametrize(("lang", "words"), [("en", "strategia[sweep]"), ("ru", "strategia[sweep]")])
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "strategia[sweep]"), ("ru", "strategia[sweep]")]
+)
 def test_a_missing_extra_is_named(installed: Path, tmp_path: Path, lang: str, words: str) -> None:
     done = _run(installed, "sweep", "run", "continental", "--lang", lang, cwd=tmp_path)
     assert done.returncode == 2

@@ -117,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
         error = "ошибка" if args.lang == "ru" else "error"
         print(f"strategia {args.command}: {error}: {say(e, args.lang)}", file=sys.stderr)
-        return 2
+        return int(getattr(e, "status", 2))  # 1: a check's findings; 2: bad usage or input
     except KeyboardInterrupt:
         raise
     except Exception as e:  # a fault of the program: never shown as the user's mistake

@@ -60,4 +60,4 @@ def fork_game(args: argparse.Namespace) -> Output:
             "entries": n,
             "problems": problems,
         }
-    return Output("\n".join([text, *problems]), data, status=2 if problems else 0)
+    return Output("\n".join([text, *problems]), data, status=1 if problems else 0)  # findings

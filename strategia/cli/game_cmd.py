@@ -343,7 +343,7 @@ def replay(args: argparse.Namespace) -> Output:
         "problems": problems,
         "notes": notes,
     }
-    return Output(text, data, status=2 if problems else 0)
+    return Output(text, data, status=1 if problems else 0)  # findings
 
 
 def export(args: argparse.Namespace) -> Output:
@@ -382,7 +382,7 @@ def imp(args: argparse.Namespace) -> Output:
     text = line("imported", args.lang, game=args.game, n=n, text=args.text, turn=g.state.turn)
     text = "\n".join([text, *g.replay_problems])
     data = {**_status(g), "entries": len(g.journal.entries), "problems": g.replay_problems}
-    return Output(text, data, status=2 if differences else 0)
+    return Output(text, data, status=1 if differences else 0)  # findings
 
 
 def intervene(args: argparse.Namespace) -> Output:

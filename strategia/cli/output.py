@@ -42,7 +42,6 @@ _ARGPARSE_RU = [
     (r"argument (\S+): not allowed with argument (\S+)", r"аргумент \1 нельзя вместе с \2"),
     (r"unrecognized arguments: (.*)", r"лишние аргументы: \1"),
     (r"argument (\S+): ignored explicit argument (.*)", r"аргумент \1: лишнее значение \2"),
-    (r"argument (\S+): (.*)", r"аргумент \1: \2"),  # our own words after it (`scenario_arg`)
 ]  # fmt: skip
 
 
@@ -218,13 +217,14 @@ SCENARIO_HELP = "a scenario file, or the name of one shipped (continental)"
 
 def scenario_arg(text: str) -> Path:
     """A scenario argument: a file, or the name of a scenario shipped with Strategia
-    (`strategia.scenarios`); a wrong one is told in the reader's language."""
+    (`strategia.scenarios`); anything else is left as the path given, for the command to say
+    it is no file (exit 2)."""
     from strategia.scenarios import scenario_path
 
     try:
         return scenario_path(text)
-    except StrategiaError as e:
-        raise argparse.ArgumentTypeError(e.say(Parser.lang)) from None
+    except StrategiaError:
+        return Path(text)
 
 
 def need(extra: str, *modules: str) -> None:

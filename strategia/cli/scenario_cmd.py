@@ -102,8 +102,10 @@ def _kind(ru: str, lang: Lang) -> str:
 
 
 class _Reported(StrategiaError):
-    """A check that failed: the CLI prints the problems in the reader's language (as JSON with
-    --json) and exits 2."""
+    """A check that found problems: the CLI prints them in the reader's language (as JSON with
+    --json) and exits 1 (findings)."""
+
+    status = 1
 
     def __init__(self, error: ScenarioError, data: dict[str, Any]) -> None:
         super().__init__(str(error), ru=error.say("ru"))
