@@ -474,8 +474,8 @@ class Console(ComputerSides):
         with self.working():
             self._playing()
             last = self.game.undo(of=self.undo_of, at=self.shown_at)
-            what = str(last.data.get("order") or last.data.get("text") or "")
-            self.panels.orders.show_undone(what)
+            what = order_in(str(last.data.get("order") or ""), self.lang)
+            self.panels.orders.show_undone(what or str(last.data.get("text") or ""))
             self.last = None
             self._show_reach()
             self.refresh()

@@ -20,6 +20,7 @@ from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
 from strategia.game.channel import channel
 from strategia.game.game import Game
+from strategia.game.order_words import order_in, question_in
 from strategia.players import Decision, Goal, Player, settings
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.scenario import Scenario
@@ -158,7 +159,11 @@ def red_map(match: Match, lang: Lang | None = None) -> Picture:
 def _rows(match: Match, turn: int, lang: Lang) -> list[tuple[str, str, str]]:
     out = []
     for _, d in match.game.decisions("blue", turn):
-        given = d.get("order") or d.get("question") or "—"
+        given = (
+            order_in(str(d.get("order") or ""), lang)
+            or question_in(str(d.get("question") or ""), lang)
+            or "—"
+        )
         out.append((Goal.from_key(d["goal"]).text(lang), given, d["text"][lang]))
     return out
 
@@ -189,7 +194,7 @@ def workbench(match: Match, lang: Lang | None = None) -> Live:
     move; the computer's Blue moves, Red's map and Blue's decisions are shown again."""
     lang = lang or lesson_lang()
     text = w.Text(
-        value="5 т.д. на 12,6", description=WORDS["type"](lang), style=LABELLED,
+        value=order_in("5 т.д. на 12,6", lang), description=WORDS["type"](lang), style=LABELLED,
         layout=w.Layout(width="420px"),
     )  # fmt: skip
     give = w.Button(description=WORDS["give"](lang), button_style="primary")
