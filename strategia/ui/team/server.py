@@ -18,6 +18,8 @@ What differs from `voila NOTEBOOK`:
   the page has it as a cookie. A page's `?template=` cannot choose another template.
 - Voilà's configuration files are read from Jupyter's folders only, not from the folder the
   server runs in (the screens' folder: `serve_cmd.folder`).
+- The page's own words while it opens are in the screen's language (STRATEGIA_LANG): the
+  template is handed `page_words.resources`.
 
 Everything else (the token from JUPYTER_TOKEN, the login page, kernels, culling, pre-heated
 kernels) is Voilà's own.
@@ -35,6 +37,9 @@ from voila.app import Voila
 from voila.request_info_handler import RequestInfoSocketHandler
 from voila.static_file_handler import AllowListFileHandler
 
+from strategia.core.i18n import check_lang
+from strategia.ui.widgets import page_words
+
 DATA = Path(__file__).with_name("jupyter")  # holds voila/templates/strategia-screen
 TEMPLATE = "strategia-screen"
 HEADERS = {"Referrer-Policy": "no-referrer"}
@@ -50,6 +55,8 @@ class ScreenVoila(Voila):  # type: ignore[misc]
 
     def initialize(self, argv: Any = None) -> None:
         self.config.VoilaConfiguration.setdefault("template", TEMPLATE)
+        lang = check_lang(os.environ.get("STRATEGIA_LANG", "ru"))
+        self.config.VoilaConfiguration.setdefault("resources", page_words.resources(lang))
         self.config.VoilaConfiguration.allow_template_override = "NO"
         super().initialize(argv)
         settings: dict[str, Any] = dict(self.tornado_settings)  # type: ignore[has-type]
