@@ -149,7 +149,7 @@ class BuilderPanel:
         self.report = w.HTML()
         # «Сыграть N раз»: the scenario as it stands, played by the computer (a small sweep)
         self.tries = TryIt(lambda: self.b.build(), self.lang)
-        self.mapview = MapView(self.b.scenario.theatre, 3, self.click)
+        self.mapview = MapView(self.b.scenario.theatre, 3, self.click, lang_)
         self.mapview.on_drag = self.drag
         self.tool.observe(lambda _: self._tool_changed(), names="value")
         tools = w.VBox(

@@ -50,6 +50,12 @@ LAYER_NAMES = {
     "grid": Text("grid numbers", "номера клеток"),
 }
 WHOLE = Text("Whole map", "Вся карта")  # the console's own button says the same (console.status)
+# the map's controls' titles (a tooltip): Leaflet's are English whatever the page speaks
+CONTROLS = {
+    "zoom_in": Text("Zoom in", "Приблизить"),
+    "zoom_out": Text("Zoom out", "Отдалить"),
+    "layers": Text("Layers", "Слои"),
+}
 LABEL_CSS = (
     "<style>.sg-map .leaflet-div-icon{background:none;border:none;pointer-events:none}"
     ".sg-label{font:bold 11px sans-serif;color:#111;text-align:center;"
@@ -64,6 +70,14 @@ def _label(x: float, y: float, text: str, css: str = "sg-label", width: int = 40
         html=f"<div class='{css}'>{text}</div>", icon_size=(width, 14), icon_anchor=(width // 2, 7)
     )
     return L.Marker(location=(y, x), icon=icon, draggable=False, keyboard=False)
+
+
+def zoom_titles(map_: L.Map, lang: Lang) -> None:
+    """The map's zoom buttons titled in `lang` (ipyleaflet's are English)."""
+    zoom = map_.zoom_control_instance
+    if zoom is not None:
+        zoom.zoom_in_title = CONTROLS["zoom_in"](lang)
+        zoom.zoom_out_title = CONTROLS["zoom_out"](lang)
 
 
 def beside(map_: w.Widget, panel: w.Widget, **panel_layout: str) -> w.HBox:
@@ -112,6 +126,7 @@ class MapView:
             layout=w.Layout(height=height, min_height="380px", width="100%"),
         )
         self.map.add_class("sg-map")
+        zoom_titles(self.map, lang)
         url, bounds = layers.terrain_image(ds, level)
         self.terrain = L.ImageOverlay(url=url, bounds=bounds, name=LAYER_NAMES["terrain"](lang))
         self.borders = L.GeoJSON(
@@ -142,7 +157,9 @@ class MapView:
         self.last_known = L.GeoJSON(
             data=marks.collection([]), name=LAYER_NAMES["last_known"](lang)
         )  # where a side last knew enemy units to be, faded
-        self.units = UnitsLayer(name=LAYER_NAMES["units"](lang))
+        self.units = UnitsLayer(
+            name=LAYER_NAMES["units"](lang), words={"layers": CONTROLS["layers"](lang)}
+        )
         self.labels = L.LayerGroup(layers=[], name=LAYER_NAMES["grid"](lang))
         for layer in (self.terrain, self.borders, self.rivers, self.routes, self.places, self.names,
                       self.reach, self.last_known, self.fights, self.units.layer,
