@@ -127,7 +127,7 @@ class MapView:
             max_zoom=7,
             scroll_wheel_zoom=True,
             attribution_control=False,
-            layout=w.Layout(height=height, min_height="380px", width="100%"),
+            layout=w.Layout(height=height, min_height="380px", width="100%", flex="0 0 auto"),
         )
         self.map.add_class("sg-map")
         zoom_titles(self.map, lang)
@@ -177,7 +177,9 @@ class MapView:
         self.map.add(L.WidgetControl(widget=self.readout, position="topright", transparent_bg=True))
         # the start of the war, for a line of its own above the map (`beside`): one line, held
         # whether or not there is anything to say, so that the map never moves for it
-        self.banner = w.HTML(layout=w.Layout(height=BANNER_HEIGHT, width="100%", margin="0"))
+        self.banner = w.HTML(
+            layout=w.Layout(height=BANNER_HEIGHT, width="100%", margin="0", flex="0 0 auto")
+        )
         self.banner.add_class("sg-banner")
         self.units.on_click(self._feature_click)
         self.units.on_hover(self._feature_hover)
