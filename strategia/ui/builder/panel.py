@@ -172,7 +172,8 @@ class BuilderPanel:
 
     @classmethod
     def blank(cls, width: int, height: int, lang: str = "ru") -> BuilderPanel:
-        return cls(ScenarioBuilder.blank(width, height, name="новый сценарий"), lang)
+        name = Text("new scenario", "новый сценарий")(check_lang(lang))
+        return cls(ScenarioBuilder.blank(width, height, name=name), lang)
 
     @classmethod
     def from_file(cls, path: str | Path, lang: str = "ru") -> BuilderPanel:

@@ -35,6 +35,7 @@ from strategia.ui.lessons.show import (
     picture,
     rich_table,
     scratch_dir,
+    state_name,
     table_html,
 )
 
@@ -68,8 +69,8 @@ def _scenario() -> Scenario:
     capitals: four divisions of an army each, a т.д. among them."""
     return (
         ScenarioBuilder.blank(20, 12, name="учебный театр: против компьютера")
-        .state("R", "Красные", "red", lon=(1, 10))
-        .state("B", "Синие", "blue", lon=(11, 20))
+        .state("R", state_name("red"), "red", lon=(1, 10))
+        .state("B", state_name("blue"), "blue", lon=(11, 20))
         .paint("forest", lon=(13, 15), lat=(1, 4))
         .paint("hills", lon=(4, 6), lat=(9, 12))
         .road("1,6 20,6")
@@ -135,7 +136,9 @@ def red_move(match: Match, orders: Sequence[str], lang: Lang | None = None) -> H
     moves."""
     lang = lang or lesson_lang()
     turn = match.game.state.turn
-    rows = [(turn, o, match.order(o, lang)) for o in orders] or [(turn, WORDS["none"](lang), "")]
+    rows = [(turn, order_in(o, lang), match.order(o, lang)) for o in orders] or [
+        (turn, WORDS["none"](lang), "")
+    ]
     match.end_move()
     heads = [WORDS["turn"](lang), WORDS["order"](lang), WORDS["told"](lang)]
     alt = "\n".join(f"{t}: {o} → {r}" for t, o, r in rows)
@@ -210,7 +213,7 @@ def workbench(match: Match, lang: Lang | None = None) -> Live:
         first.append(pic)
         image.value = pic.png
         decided.value = decisions(match, lang).html
-        rows = [(o, r) for o, r in match.given]
+        rows = [(order_in(o, lang), r) for o, r in match.given]
         given.value = table_html([WORDS["order"](lang), WORDS["told"](lang)], rows,
                                  WORDS["given_now"](lang)) if rows else ""  # fmt: skip
 
