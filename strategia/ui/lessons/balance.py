@@ -16,7 +16,6 @@ import xarray as xr
 from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num
 from strategia.players import load_styles
-from strategia.players.plan import Posture
 from strategia.rules.kinds import side_name
 from strategia.sweep import Sweep, dask_client, load, read_sweep, run, save
 from strategia.sweep.plot import figure
@@ -37,6 +36,7 @@ WORDS = {
                    "сыграно партий: {n}; результаты прочитаны из их файла NetCDF"),
     "attack": Text("goes to war on a turn from {first} to {last}",
                    "начинает войну на ходу от {first} до {last}"),
+    "wait": Text("waits to be attacked", "ждет нападения"),
     "draw": Text("draw", "ничья"),
     "variant_game": Text("variant / game", "вариант / партия"),
     "variant_turn": Text("variant / turn", "вариант / ход"),
@@ -62,7 +62,7 @@ def _seat(seat: Seat, lang: Lang) -> str:
     """A side's computer player in words: «Красные: взвешенный, начинает войну на ходу 1-3»."""
     style = load_styles()[seat.style].name(lang) if seat.style in load_styles() else seat.style
     if seat.attack is None:
-        when = Posture(None).text()(lang)
+        when = WORDS["wait"](lang)
     else:
         when = WORDS["attack"](lang).format(first=seat.attack[0], last=seat.attack[1])
     return f"{side_name(seat.side, lang, capital=True)}: {style}, {when}"
