@@ -8,9 +8,9 @@ STAMP  := $(VENV)/.installed-stamp
 SCENARIO ?= maps/continental.toml
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 LESSONS := $(filter-out notebooks/console.ipynb notebooks/team.ipynb notebooks/index.ipynb,$(wildcard notebooks/*.ipynb))
-# the lessons' server: its root page is the lessons' index (notebooks/index.ipynb), through the
-# Voilà template tools/jupyter/voila/templates/strategia
-LESSONS_SERVER := JUPYTER_PATH=$(CURDIR)/tools/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH} $(BIN)/voila --template=strategia
+# the lessons' server (tools/lessons.py serve): its root page is the lessons' index
+# (notebooks/index.ipynb), each page in the language of STRATEGIA_LANG, through the Voilà template
+# tools/jupyter/voila/templates/strategia
 # the lessons run as their kept outputs were made: Russian, Agg, nbval against the kept outputs
 LESSON_ENV := STRATEGIA_LANG=ru MPLBACKEND=Agg PYTHONHASHSEED=0
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
@@ -45,7 +45,7 @@ console-app: $(STAMP)
 	STRATEGIA_SCENARIO=$(SCENARIO) $(BIN)/python -m strategia.ui.team.server $(PREHEAT) notebooks/console.ipynb
 
 lessons: $(STAMP)
-	$(LESSONS_SERVER) notebooks/
+	$(BIN)/python tools/lessons.py serve
 
 lessons-outputs: $(STAMP)
 	$(BIN)/python tools/lessons.py outputs

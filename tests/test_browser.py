@@ -186,7 +186,7 @@ def test_the_console_in_a_browser(voila: tuple[str, dict[str, str], Path, int]) 
         timing["page_to_map_s"] = round(time.perf_counter() - t0, 2)
         # the page resumes the war being played
         _has(page, f"Ход {war['turn']}, ходят синие")
-        _has(page, "Началась война (9.1)")  # the start of the war, a banner over the map
+        _has(page, "Началась война (9.1)")  # the start of the war, a line above the map
         page.wait_for_timeout(1500)
         _whole_map(page)
         # the units layer goes off and on with its box in the layers control

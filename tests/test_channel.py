@@ -70,7 +70,7 @@ def test_a_decision_on_a_sealed_order_names_the_order_to_its_side(tmp_path: Path
 def test_a_side_orders_only_on_its_move(tmp_path: Path) -> None:
     g = Game.new(DEFAULT, tmp_path / "g.game", level=2)
     assert g.side == "red"
-    with pytest.raises(GameError, match="it is red's move, not blue's"):
+    with pytest.raises(GameError, match="it is Red's move, not Blue's"):
         channel(g, "blue").order("101 с.д. на 28,33")
     told = channel(g, "Красные").order("21 т.д. на 35,35")
     assert told is not None and told.order == "21 т.д. на 35,35"

@@ -145,7 +145,8 @@ def test_the_words_of_the_panel() -> None:
     assert "компьютер еще не ходил" in moves_html([], "ru")
     d = {"side": "blue", "turn": 4, "order": "1 с.д. на 3,4", "text": {"ru": "a\nb", "en": "c"}}
     out = moves_html([(7, d), (8, {**d, "order": None, "question": "где 1 с.д.?"})], "en")
-    assert "Blue, turn 4" in out and "1 с.д. на 3,4" in out and "где 1 с.д.?" in out
+    assert "Blue, turn 4" in out and "1 RD to 3,4" in out and "where is 1 RD?" in out
+    assert "1 с.д. на 3,4" in moves_html([(7, d)], "ru")  # in the reader's notation
 
 
 def test_seat_rows_follow_the_game(tmp_path: Path) -> None:

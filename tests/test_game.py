@@ -100,7 +100,7 @@ def test_the_golden_journals_import_and_replay_without_a_difference(
 def test_turn_order_red_first_and_sides_alternate(tmp_path: Path) -> None:
     g = Game.new(DEFAULT, tmp_path / "g.game", level=2)
     assert g.side == "red" and g.state.turn == 1
-    with pytest.raises(GameError, match="it is red's move, not blue's"):
+    with pytest.raises(GameError, match="it is Red's move, not Blue's"):
         g.order("110 с.д. на 30,39")
     g.order("21 т.д. на 35,35")
     g.end_turn()
@@ -269,7 +269,7 @@ def test_a_game_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["game", "order", game, "21 т.д. на 33,35", "--explain", "--lang", "en"]) == 0
     assert "table 4" in capsys.readouterr().out
     assert main(["game", "order", game, "110 с.д. на 30,39", "--lang", "en"]) == 2
-    assert "red's move" in capsys.readouterr().err
+    assert "Red's move" in capsys.readouterr().err
     for _ in range(3):
         assert main(["game", "end-turn", game, "--json"]) == 0
     assert json.loads(capsys.readouterr().out.split("\n}\n")[-2] + "\n}")["turn"] == 2

@@ -6,8 +6,12 @@ At each size, on one page a screen: the map fills its box (the box takes its con
 the ground covers the box), counters are large enough to read their numbers (`LEGIBLE_PX`),
 «Вся карта» shows the whole theatre inside the box; no page-wide horizontal overflow (the team's
 battle report scrolls in its panel); the Rules tab's level buttons on one row; the journal wraps
-between words, never inside one; the page shows the game and no notebook text. Screenshots of
-each screen at each size go to test-output/ (the README's pictures are chosen from them).
+between words, never inside one; the page shows the game and no notebook text. The console's
+head is one line, the legend opened too, its language switch's two buttons side by side; its
+tabs are on one row, each whole in the panel; the war's banner is a line of its own, its box
+clear of the map's. A team's map opens on its front: a unit of the side nearest a known enemy
+unit, and that enemy, inside the map's box. Screenshots of each screen at each size go to
+test-output/ (the README's pictures are chosen from them).
 
 Skipped, saying why, where there is no Chromium (CI installs Debian's; see .ci/run).
 """
@@ -30,7 +34,9 @@ from browser_helpers import COUNTERS, wait_for
 from strategia.cli import serve_cmd
 from strategia.game import report_render as rr
 from strategia.game import trial
+from strategia.game.channel import channel
 from strategia.game.game import Game
+from strategia.game.last_known import last_known
 from strategia.ui.widgets.mapview import LEGIBLE_PX
 
 ROOT = Path(__file__).parents[1]
@@ -91,6 +97,102 @@ WORDS = """() => {
 }"""
 
 
+# the head's box, the boxes of the language switch's buttons, the tabs' boxes and their bar's,
+# the war banner's box and the map's
+BOXES = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, height: r.height}; };
+  const head = document.querySelector('.sg-head');
+  const bar = document.querySelector('.sg-tabs .lm-TabBar-content');
+  const war = document.querySelector('.sg-war');
+  return {
+    head: head && box(head),
+    lang: Array.from(document.querySelectorAll('.sg-lang button')).map(box),
+    tabs: Array.from(document.querySelectorAll('.sg-tabs .lm-TabBar-tab')).map(box),
+    bar: bar && box(bar.parentElement),
+    war: war && box(war),
+    map: box(document.querySelector('.leaflet-container')),
+  };
+}"""
+ONE_LINE = 40  # px: a line of the head (its tallest control, the language switch, is 28-32 px)
+
+
+def _apart(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["right"] <= b["left"] or b["right"] <= a["left"]
+        or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+    )  # fmt: skip
+
+
+def _banner_beside_the_map(page: Any) -> None:
+    """The war's banner (the war has begun in this game) is clear of the map's box."""
+    b = page.evaluate(BOXES)
+    assert b["war"] is not None and b["war"]["height"] > 0, b
+    assert _apart(b["war"], b["map"]), b
+
+
+def _head_on_one_line(page: Any) -> None:
+    """The console's head is one line, its language switch's buttons side by side; the legend
+    opened leaves both as they were (it lies over the page)."""
+    for opened in (False, True):
+        if opened:
+            page.locator(".sg-legend summary").click()
+            page.wait_for_timeout(300)
+        b = page.evaluate(BOXES)
+        assert b["head"]["height"] <= ONE_LINE, (opened, b["head"])
+        assert len(b["lang"]) == 2 and len({round(x["top"]) for x in b["lang"]}) == 1, b["lang"]
+    page.locator(".sg-legend summary").click()  # folded again
+
+
+def _tabs_on_one_row(page: Any) -> None:
+    """Every tab on one row, each whole within the tab bar."""
+    b = page.evaluate(BOXES)
+    tops = {round(t["top"]) for t in b["tabs"]}
+    assert len(b["tabs"]) >= 7 and len(tops) == 1, b["tabs"]
+    assert all(t["right"] <= b["bar"]["right"] + 1 for t in b["tabs"]), (b["tabs"], b["bar"])
+
+
+def _front(game: Path, side: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The side's units nearest an enemy unit it sees or last knew of, and those enemy units."""
+    g = Game.open(game)
+    ch = channel(g, side)
+    view = ch.view()
+    own = [(u.cell.lon, u.cell.lat) for u in view.units]
+    known = [s.cells[0] for s in view.seen if s.cells and s.side != "green"]
+    known += [m.cells[0] for m in last_known(ch) if m.cells and m.side != "green"]
+    enemy = [(c.lon, c.lat) for c in known]
+    g.journal.close()
+    assert own and enemy, "the side knows of no enemy unit"
+    apart = lambda a, b: max(abs(a[0] - b[0]), abs(a[1] - b[1]))  # noqa: E731
+    near = min(apart(a, e) for a in own for e in enemy)
+    mine = [a for a in own if min(apart(a, e) for e in enemy) == near]
+    return mine, [e for e in enemy if min(apart(e, a) for a in mine) == near]
+
+
+def _opens_on_its_front(page: Any, game: Path, side: str) -> None:
+    """A unit of the side nearest a known enemy unit, and an enemy unit that near it, are in
+    the map's box as the page opens (cells placed on the screen by the terrain image, which
+    covers the theatre from 0.5 to its size + 0.5)."""
+    mine, theirs = _front(game, side)
+    img = page.locator("img.leaflet-image-layer").first.bounding_box()
+    box = page.evaluate(BOXES)["map"]
+    g = Game.open(game)
+    w, h = g.state.width, g.state.height
+    g.journal.close()
+    scale = img["width"] / w
+
+    def inside(c: tuple[int, int]) -> bool:
+        x, y = img["x"] + (c[0] - 0.5) * scale, img["y"] + (h + 0.5 - c[1]) * scale
+        return box["left"] <= x <= box["right"] and box["top"] <= y <= box["bottom"]
+
+    apart = lambda a, b: max(abs(a[0] - b[0]), abs(a[1] - b[1]))  # noqa: E731
+    near = min(apart(a, e) for a in mine for e in theirs)
+    shown = [
+        (a, e) for a in mine for e in theirs if apart(a, e) == near and inside(a) and inside(e)
+    ]  # fmt: skip
+    assert shown, (mine, theirs, img, box)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -129,8 +231,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]
     screens = {s.who: s for s in serve_cmd.plan(game, None, "127.0.0.1", _free_port())}
     teams = serve_cmd.start(game, [screens["red"]])
     try:
-        urls = {"console": f"http://127.0.0.1:{port}/", "team": screens["red"].url}
-        for url in urls.values():
+        urls = {"console": f"http://127.0.0.1:{port}/", "team": screens["red"].url,
+            "game": str(game)}  # fmt: skip
+        for url in (urls["console"], urls["team"]):
             wait_for(url)
         yield urls
     finally:
@@ -201,6 +304,9 @@ def test_the_console_fits_its_window(
     page = _open(chromium, served["console"], size)
     m = _map_fills_its_box_with_counters_to_read(page, size)
     _no_notebook_text(page)
+    _head_on_one_line(page)
+    _tabs_on_one_row(page)
+    _banner_beside_the_map(page)
     page.screenshot(path=str(OUT / f"console-{size[0]}x{size[1]}.png"))
     (OUT / f"layout-console-{size[0]}x{size[1]}.json").write_text(json.dumps(m))
     # the tools stay on one row, «Вся карта» among them, above the map
@@ -236,8 +342,10 @@ def test_a_team_screen_fits_its_window(
 ) -> None:
     OUT.mkdir(exist_ok=True)
     page = _open(chromium, served["team"], size)
+    _opens_on_its_front(page, Path(served["game"]), "red")
     m = _map_fills_its_box_with_counters_to_read(page, size)
     _no_notebook_text(page)
+    _banner_beside_the_map(page)
     (OUT / f"layout-team-{size[0]}x{size[1]}.json").write_text(json.dumps(m))
     # the battle report: its sentences wrap inside the panel, its table fits the panel or
     # scrolls in it; never the page

@@ -1,5 +1,6 @@
 """The lessons as a reader meets them without running them: kept outputs with their figures,
-code out of the way, both languages, the rules' terms and not the code's, every control labelled.
+code out of the way, each text in one language with its twin in the other, the rules' terms and
+not the code's, every control labelled.
 
 (`make test` also runs every lesson under nbval against these kept outputs, and the root
 conftest fails a cell tagged `figure` that shows none.)
@@ -76,13 +77,32 @@ def test_code_is_out_of_the_way(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
-def test_texts_are_in_russian_with_english_alongside(path: Path) -> None:
-    texts = ["".join(c["source"]) for c in cells(path, "markdown")]
-    for t in texts:
-        assert CYRILLIC.search(t) and LATIN_WORD.search(t), t[:80]
+def test_texts_are_in_russian_each_with_its_english_after_it(path: Path) -> None:
+    """Each text is a cell in one language, tagged "ru" or "en" (a lesson's page shows the
+    reader's: tools/jupyter/voila/templates/strategia), each Russian cell followed by its
+    English; in each, no word of the other language (language_checks: code, commands and paths
+    aside; the scenario's names and the tactical units' in English)."""
+    from language_checks import cyrillic_words, latin_words
+
+    texts = cells(path, "markdown")
+    langs = [c["metadata"].get("tags", []) for c in texts]
+    assert langs and all(t in (["ru"], ["en"]) for t in langs), langs
+    assert langs == [["ru"], ["en"]] * (len(texts) // 2), langs
+    names = {"Континентальная война", "Бродки", "1/Тульский", "Сумские гусары"}
+    for c, (lang,) in zip(texts, langs, strict=True):
+        text = re.sub(r"```.*?```", " ", "".join(c["source"]), flags=re.S)
+        if lang == "ru":
+            assert CYRILLIC.search(text), text[:80]
+            found = set(latin_words(text)) - {"Dask", "xarray"}  # names, in Russian too
+        else:
+            assert LATIN_WORD.search(text), text[:80]
+            found = set(cyrillic_words(text, names))
+        assert not found, (lang, sorted(found), text[:80])
     if path.stem[0].isdigit():  # a numbered lesson: its rules first, and prompts to try
-        assert "**Правила / rules:**" in texts[0]
-        assert any("Попробуйте / Try this" in t for t in texts)
+        first_ru, first_en = ("".join(c["source"]) for c in texts[:2])
+        assert "**Правила:**" in first_ru and "**Rules:**" in first_en
+        assert any("**Попробуйте:**" in "".join(c["source"]) for c in texts)
+        assert any("**Try this:**" in "".join(c["source"]) for c in texts)
 
 
 def identifiers() -> set[str]:

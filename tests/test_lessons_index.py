@@ -36,12 +36,17 @@ def test_titles_are_the_notebooks_headings_in_each_language() -> None:
     assert found["scenario_builder.ipynb"].title("en") == "Scenario builder"
     assert found["balance.ipynb"].title("ru") == "Баланс сценария"
     assert found["balance.ipynb"].title("en") == "Scenario balance"
-    for x in found.values():  # each title is its notebook's first heading, halved
+    for x in found.values():  # each title is the first heading of its cells in each language
         cells = json.loads((NOTEBOOKS / x.file).read_text(encoding="utf-8"))["cells"]
-        first = "".join(cells[0]["source"]).splitlines()[0]
-        assert first.startswith("# ") and x.ru in first
-        assert x.en.split(". ", 1)[-1] in first
+        first = {c["metadata"]["tags"][0]: "".join(c["source"]).splitlines()[0] for c in cells[:2]}
+        assert first == {"ru": f"# {x.ru}", "en": f"# {x.en}"}
         assert x.ru != x.en
+
+
+def test_a_bilingual_heading_is_halved(tmp_path: Path) -> None:
+    nb = {"cells": [{"cell_type": "markdown", "source": ["# 1. Части / Units\n"]}]}
+    (tmp_path / "x.ipynb").write_text(json.dumps(nb))
+    assert heading(tmp_path / "x.ipynb") == ("1. Части", "1. Units")
 
 
 def test_a_heading_in_one_language_is_its_title_in_both(tmp_path: Path) -> None:

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from strategia.core.i18n import Text
 from strategia.engine.state import initial_state
 from strategia.game.views import mediator_view, to_geojson
 from strategia.theatre.scenario_io import load_scenario
 from strategia.ui.widgets import layers
-from strategia.ui.widgets.mapview import COUNTER, LEGIBLE_PX, MapView, start_view, within
+from strategia.ui.widgets.mapview import COUNTER, LEGIBLE_PX, MapView, front, start_view, within
+from strategia.ui.widgets.notes import war_banner_html
 
 ROOT = Path(__file__).parents[1]
 DEFAULT = ROOT / "maps" / "continental.toml"
@@ -84,3 +86,27 @@ def test_going_to_a_cell_by_the_edge_keeps_the_ground_in_the_box() -> None:
     assert within(size, box, zoom, 29, 34) == (44.5 - box[1] / 2 / 2**zoom, 29)
     assert within(size, box, zoom, 30, 20) == (20, 30)  # in the middle: where it was asked
     assert within(size, box, 3.0, 60, 40) == (22.5, 32.5)  # the whole theatre in view: its middle
+
+
+def test_a_sides_map_starts_on_its_front() -> None:
+    """Where the side's units meet the enemy's it knows of, not the middle of its own units;
+    of two contacts, the one with more enemy units about; its own units where it knows none."""
+    own = [(2, 2), (3, 2), (20, 20), (21, 20), (30, 5)]
+    enemy = [(23, 20), (24, 21), (40, 40), (32, 5)]
+    cells = front(own, enemy)
+    assert {(20, 20), (21, 20), (23, 20), (24, 21)} <= set(cells)
+    assert not {(2, 2), (40, 40), (30, 5), (32, 5)} & set(cells)
+    for box in BOXES:  # a view started there shows the contact, at a zoom counters are read
+        centre, zoom = start_view((64, 44), box, cells)
+        west, east, south, north = _view((64, 44), box, centre, zoom)
+        assert west <= 21 <= east and west <= 23 <= east and south <= 20 <= north
+        assert COUNTER * 2.0**zoom >= LEGIBLE_PX
+    assert front(own, []) == own
+
+
+def test_the_war_banner_is_one_line_whole_in_its_tooltip() -> None:
+    said = Text("The war begins (9.1)", "Началась война (9.1): «Красные» перешли границу")
+    banner = war_banner_html(said, "ru")
+    assert "white-space:nowrap" in banner and "text-overflow:ellipsis" in banner
+    assert "title='Началась война (9.1): «Красные» перешли границу'" in banner
+    assert war_banner_html(None, "ru") == ""

@@ -443,12 +443,12 @@ def test_a_refusal_tells_nothing_of_the_enemy() -> None:
         with pytest.raises(OrderError) as e:
             apply(state, Move(UnitRef.parse(ref), Cell(4, 3)), R[2], side="blue")
         refusals.append(str(e.value).replace(en(ref), "X"))
-    assert refusals[0] == refusals[1] == "X to 4,3: blue has no unit X on the map"
+    assert refusals[0] == refusals[1] == "X to 4,3: Blue has no unit X on the map"
 
 
 def test_refusals_change_nothing() -> None:
     state = _two(2, "6 с.д. - 4,4")
-    with pytest.raises(OrderError, match="blue has no unit 5 TD on the map"):
+    with pytest.raises(OrderError, match="Blue has no unit 5 TD on the map"):
         apply(state, parse_order("5 т.д. на 4,3", state), R[2], side="blue")
     with pytest.raises(IllegalNotationError, match="no such unit 7 т.д."):
         parse_order("7 т.д. на 4,3", state)
@@ -584,7 +584,7 @@ def test_cli_move_and_reach(capsys: pytest.CaptureFixture[str]) -> None:
         )
         == 2
     )
-    assert "blue has no unit 21 TD on the map" in capsys.readouterr().err
+    assert "Blue has no unit 21 TD on the map" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("enabled", [True, False])

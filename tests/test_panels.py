@@ -57,7 +57,7 @@ def test_an_order_taken_back_is_shown_undone(console: Console) -> None:
     form = console.panels.orders
     assert "21 TD - 35,35" in form.result.value
     console.undo()
-    assert "<s>21 т.д. на 35,35</s>" in form.result.value and "undone" in form.result.value
+    assert "<s>21 TD to 35,35</s>" in form.result.value and "undone" in form.result.value
     assert "21 TD - 35,35" not in form.result.value
     assert console.game.state.unit(U21).cell == Cell(37, 35)
 

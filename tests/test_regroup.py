@@ -165,7 +165,7 @@ def test_form_corps_rejections(rules1: RuleSet, rules2: RuleSet) -> None:
         carry_out(s, FormCorps(_ref("17 с.д."), (_ref("40 с.д."),), _ref("5 с.к.")), rules2)
     with pytest.raises(OrderError, match="not the map|not on the map"):
         carry_out(s, FormCorps(_ref("17 с.д."), (_ref("99 с.д."),), _ref("5 с.к.")), rules2)
-    with pytest.raises(OrderError, match="red has no unit 40 RD on the map"):
+    with pytest.raises(OrderError, match="Red has no unit 40 RD on the map"):
         carry_out(s, FormCorps(_ref("40 с.д."), (), _ref("5 с.к.")), rules2, "red")
 
 

@@ -114,3 +114,32 @@ def test_the_rules_as_json_carry_the_russian_notes(capsys: pytest.CaptureFixture
     data = json.loads(capsys.readouterr().out)
     text = json.dumps(data, ensure_ascii=False)
     assert '"note_ru"' in text and '"reconstructed_ru"' in text
+
+
+def test_the_consoles_sheet_leaves_the_data_keys_to_the_command_line() -> None:
+    """The sheet players read in the console has no data keys (`scale`); `strategia rules`,
+    where a house rule's author looks them up, has them."""
+    rules = load_ruleset(level=2)
+    assert "ключ `scale`" in sheet_text(rules, "ru")
+    read = sheet_text(rules, "ru", keys=False)
+    assert "; ключ" not in read and "2.1. Масштаб и время  (уровень 1)" in read
+
+
+def test_house_rule_problems_in_russian_say_tables_and_words_in_russian() -> None:
+    """«табл. 4», not "table 4"; the words a cell may hold quoted one by one, each said in
+    Russian; the value given quoted as written."""
+    from strategia.core.errors import say
+    from strategia.rules.load import apply_house_text
+
+    said = []
+    for text in ('[movement.plain]\nrifle = "fly"\n', "[movement.plian]\nrifle = 3\n"):
+        with pytest.raises(Exception) as e:
+            apply_house_text(load_ruleset(level=3), text, "h.toml")
+        said.append(say(e.value, "ru"))
+    assert (
+        "одно из: «trails» (только по тропам), «impassable» (непроходимо), а дано «fly»"
+        in (said[0])
+    )
+    assert "нет такой строки в табл. 4; может быть, «plain»?" in said[1]
+    assert not [w for s in said for w in latin(s.replace("h.toml", "")) if w not in
+                {"trails", "impassable", "plain", "movement", "rifle", "plian", "fly"}]  # fmt: skip

@@ -52,7 +52,7 @@ def test_a_writer_catches_up_with_the_others_before_its_command(tmp_path: Path) 
     cli.order("21 т.д. на 35,35")
     cli.end_turn()  # now blue's move; the console has not looked
     assert console.side == "red" and console.state.unit(RED).cell != Cell(35, 35)
-    with pytest.raises(StrategiaError, match="it is blue's move, not red's"):
+    with pytest.raises(StrategiaError, match="it is Blue's move, not Red's"):
         console.order("22 т.д. на 36,35")
     assert console.side == "blue" and console.state.unit(RED).cell == Cell(35, 35)
     console.end_turn()

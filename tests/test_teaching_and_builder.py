@@ -38,7 +38,7 @@ def test_division_diagram_shows_the_engines_roles() -> None:
         RegimentsFacing.ENEMY,
     )
     assert svg.startswith("<svg") and svg.count("<rect") == 4
-    assert "D 0,65" in svg and "S 0,2" in svg and "rotate(90" in svg
+    assert "Н 0,65" in svg and "П 0,2" in svg and "rotate(90" in svg  # the parts in Russian
 
 
 def test_workbenches_render_the_engines_breakdowns() -> None:

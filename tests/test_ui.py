@@ -165,7 +165,7 @@ def test_cut_orders_are_shown_to_the_mediator_only(console: Console) -> None:
 
 def test_errors_are_shown_not_raised(console: Console) -> None:
     console.submit("110 с.д. на 30,39")
-    assert "red&#x27;s move" in console.message.value
+    assert "Red&#x27;s move" in console.message.value
     console.submit("полная чушь")
     assert "no order word" in console.message.value
 

@@ -2,6 +2,7 @@
 
     .venv/bin/python tools/lessons.py outputs [NOTEBOOK ...]   # run the lessons, keep their outputs
     .venv/bin/python tools/lessons.py screenshots               # docs/lesson-*.png, via Voilà
+    .venv/bin/python tools/lessons.py serve [--port N]          # make lessons: the lessons' pages
 
 `outputs` runs each lesson (every notebook in notebooks/ but NOT_LESSONS) in a fresh kernel in
 notebooks/, in Russian, with matplotlib's Agg backend, and writes it back with its outputs. The
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -60,15 +62,28 @@ def lesson_env() -> dict[str, str]:
     return {**os.environ, "MPLBACKEND": "Agg", "STRATEGIA_LANG": "ru", "PYTHONHASHSEED": "0"}
 
 
-def voila_lessons(port: int, env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+def voila_lessons(
+    port: int, env: dict[str, str], ip: str = "127.0.0.1"
+) -> tuple[list[str], dict[str, str]]:
     """The command and environment of `make lessons`: Voilà on notebooks/, its root page the
     lessons' index (the template "strategia", found on JUPYTER_PATH), every lesson's page at
-    /voila/render/NN_x.ipynb."""
+    /voila/render/NN_x.ipynb, in the language of STRATEGIA_LANG (the template is handed it, and
+    the page's own words in it: `page_words.resources`)."""
+    from strategia.core.i18n import check_lang
+    from strategia.ui.widgets.page_words import resources
+
     voila = Path(sys.executable).with_name("voila")
     paths = os.pathsep.join(p for p in (str(TEMPLATES), env.get("JUPYTER_PATH", "")) if p)
-    cmd = [str(voila), str(NOTEBOOKS), "--template=strategia", f"--port={port}",
-           "--no-browser", "--Voila.ip=127.0.0.1"]  # fmt: skip
+    given = json.dumps(resources(check_lang(env.get("STRATEGIA_LANG", "ru"))))
+    cmd = [str(voila), str(NOTEBOOKS), "--template=strategia", f"--port={port}", "--no-browser",
+           f"--Voila.ip={ip}", f"--VoilaConfiguration.resources={given}"]  # fmt: skip
     return cmd, {**env, "JUPYTER_PATH": paths}
+
+
+def serve(port: int, ip: str) -> None:
+    """`make lessons`: the lessons' server (`voila_lessons`), in this process's place."""
+    cmd, env = voila_lessons(port, dict(os.environ), ip)
+    os.execve(cmd[0], cmd, env)
 
 
 def _stable(nb: object, name: str) -> None:
@@ -150,9 +165,14 @@ def main() -> None:
     out = sub.add_parser("outputs", help="run the lessons and keep their outputs")
     out.add_argument("notebooks", nargs="*", type=Path)
     sub.add_parser("screenshots", help="photograph two lessons served by Voilà")
+    srv = sub.add_parser("serve", help="serve the lessons (make lessons)")
+    srv.add_argument("--port", type=int, default=8866)
+    srv.add_argument("--ip", default="localhost")
     args = parser.parse_args()
     if args.what == "outputs":
         outputs([p.resolve() for p in args.notebooks])
+    elif args.what == "serve":
+        serve(args.port, args.ip)
     else:
         screenshots()
 

@@ -254,13 +254,35 @@ def step(s: Step, lang: Lang) -> str:
     return f"{'посредник' if lang == 'ru' else 'mediator'}: {s.text}"
 
 
+# the words of the cases' sources (`source = "000, 9.7а; 002, табл. 1"`), in English
+SOURCE_WORDS = {
+    "табл.": "table", "примеч.": "note", "комментарий": "commentary",
+    "скорость перестроения": "formation changes", "движение через препятствие": "obstacles",
+    "скорость передвижения": "movement speeds", "порядок действий в каждый ход": "turn sequence",
+    "перемена фронта": "change of front", "снятие с передков": "unlimbering",
+    "рельеф и крепости 2 уровня": "level 2 relief and fortresses",
+    "рельеф 1 уровня": "level 1 relief", "крепости 2 уровня": "level 2 fortresses",
+    "«Рельеф местности»": "“Relief”",
+}  # fmt: skip
+_RULE_LETTER = str.maketrans("абвгдежз", "abcdefgh")
+
+
+def source_in(text: str, lang: Lang) -> str:
+    """A case's source as the reader writes it: the seeds' words and rule ids in English."""
+    if lang == "ru":
+        return text
+    for ru, en in sorted(SOURCE_WORDS.items(), key=lambda kv: -len(kv[0])):
+        text = text.replace(ru, en)
+    return re.sub(r"(\d\.\d+)([а-з])\b", lambda m: m[1] + m[2].translate(_RULE_LETTER), text)
+
+
 def case_html(r: CaseRun, lang: Lang) -> str:
     """One case as the book prints it."""
     c: Case = r.case
     word = WORDS["passed" if r.passed else "failed"](lang)
     mark = f"<span class='{'ok' if r.passed else 'bad'}'>{word}</span>"
     tags = [f"{WORDS['level'](lang)} {c.level}"] if c.level else []
-    tags.append(_e(c.source))
+    tags.append(_e(source_in(c.source, lang)))
     if c.example:
         tags.append(WORDS["example"](lang))
     parts = [

@@ -177,7 +177,7 @@ def _own_or_refuse(state: GameState, order: Order, ref: UnitRef, side: str) -> N
     )
     if owners != {side}:
         raise OrderError(
-            en(f"{order.format('en')}: {side} has no unit {ref} on the map"),
+            en(f"{order.format('en')}: {side_name(side, 'en')} has no unit {ref} on the map"),
             ru=f"{order}: у {side_name(side, 'ru', 'gen')} нет {ref} на карте",
         )
 

@@ -262,7 +262,7 @@ class Game(Mediation):
                 refusals.at_once(self.state, order, acting_unit(order), self.rules)  # never
                 if who != owner:  # the same words whether the unit is the enemy's or nobody's
                     raise GameError(
-                        f"{text}: {who} has no unit {order.unit} on the map",
+                        f"{text}: {side_name(who, 'en')} has no unit {order.unit} on the map",
                         ru=f"{text}: у {side_name(who, 'ru', 'gen')} нет {order.unit} на карте",
                     )
                 entry = self.journal.append(
@@ -274,7 +274,8 @@ class Game(Mediation):
                 return None
             if who != self.side:
                 raise GameError(
-                    f"{text}: it is {self.side}'s move, not {who}'s (1.7)",
+                    f"{text}: it is {side_name(self.side, 'en')}'s move, "
+                    f"not {side_name(who, 'en')}'s (1.7)",
                     ru=f"{text}: сейчас ходят {side_name(self.side)}, а не {side_name(who)} (1.7)",
                 )
             with heads_only(self._heads()):

@@ -100,7 +100,7 @@ class Mediation(Commands):
                 order = parse_order(text, side_context(self.state, side))
                 if self._side_of_order(order) != side:
                     raise GameError(
-                        f"{text}: {side} has no unit {order.unit} on the map",
+                        f"{text}: {side_name(side, 'en')} has no unit {order.unit} on the map",
                         ru=f"{text}: у {side_name(side, 'ru', 'gen')} нет {order.unit} на карте",
                     )
                 data["order"] = order.format("ru")
@@ -338,8 +338,8 @@ class Mediation(Commands):
             return
         m, m_ru = num(c.minutes), num(c.minutes, "ru")
         raise GameError(
-            f"{text}: {who}'s time for this move is up ({m} min, rule {c.rule}): the order is "
-            "not given; the mediator may extend the time",
+            f"{text}: {side_name(who, 'en')}'s time for this move is up ({m} min, rule {c.rule}): "
+            "the order is not given; the mediator may extend the time",
             ru=f"{text}: время хода {side_name(who, 'ru', 'gen')} истекло ({m_ru} мин, правило "
             f"{rule_label(c.rule, 'ru')}): приказ не отдан; посредник может продлить время",
         )

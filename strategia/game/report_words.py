@@ -26,8 +26,8 @@ W = {  # the report's words: (English, Russian)
     "steps": ("How it was reckoned:", "Как это посчитано:"),
     "rec": ("Reconstructed in this battle", "Восстановлено в этом бою"),
     "rec_tail": (
-        "all in `strategia rules`, changeable by house rules",
-        "все это — в `strategia rules`, меняется правилами игры",
+        "all on the rules sheet, changeable by house rules",
+        "все это — в листе правил, меняется правилами игры",
     ),
     "tree": ("The full reckoning", "Полный расчет"),
     "attack": ("attack", "наступление"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -280,6 +281,9 @@ WORDS: dict[str, Text] = {
 }
 
 
+_CYRILLIC = re.compile("[А-Яа-яЁё]")
+
+
 def told(p: Param, rules: RuleSet | None = None) -> Value:
     """A parameter's value as an explanation shows it: numbers and flags as they are; patterns,
     regiment lists, references to other tables and words of the data in words (a Text)."""
@@ -292,7 +296,10 @@ def told(p: Param, rules: RuleSet | None = None) -> Value:
         names = [_regiment(x) for x in v]
         return Text(", ".join(n.en for n in names), ", ".join(n.ru for n in names))
     if isinstance(v, str):
-        return _word(v, rules)
+        said = _word(v, rules)
+        if said.en == v and _CYRILLIC.search(v) and p.note:  # the seeds' own words (003
+            return Text(p.note, v)  # turn sequence): in English, the note that says them
+        return said
     return str(v)
 
 

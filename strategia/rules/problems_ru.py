@@ -9,12 +9,11 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from strategia.core.errors import Problem, by_pattern, toml_error_ru
+from strategia.explain.render import rule_label
 
 _HINT = r"(?:: did you mean '(?P<hint>[^']*)'\?| \(expected one of: (?P<allowed>.*)\))?"
 # (English pattern, Russian with \g<name> or \1 for what it quotes)
 _RU: list[tuple[str, str]] = [
-    (r"expected a number or one of (.*), got (.*)",
-     r"нужно число или одно из: «\1», а дано «\2»"),
     (r"no groups in pattern (.*): expected e\.g\. '(.*)'",
      r"в образце \1 нет групп: нужно, например, «\2»"),
     (r"unknown group (.*) \(groups: (.*)\)", r"нет такой группы: \1 (группы: «\2»)"),
@@ -62,15 +61,31 @@ _NAMED = [  # an unknown name, with the suggestion or the list the check gives
 ]
 
 
+def _words(listed: str) -> str:
+    """The words a cell may hold instead of a number («trails», «impassable»), each quoted as
+    the file writes it and said in Russian (`model.WORDS`)."""
+    from strategia.rules.model import WORDS  # the rule data's words (model imports the checks)
+
+    said = [(x, WORDS.get(x)) for x in listed.split(", ") if x]
+    return ", ".join(f"«{x}» ({t.ru})" if t else f"«{x}»" for x, t in said)
+
+
+def _given(value: str) -> str:
+    """A value quoted as the file wrote it: 'fly' is «fly»."""
+    return value[1:-1] if len(value) > 1 and value[0] == value[-1] == "'" else value
+
+
 def russian(message: str) -> str:
     """A file problem's message in Russian ("" where its wording is not known here)."""
     if message.startswith(("Invalid", "Expected", "Cannot", "Unclosed", "Unterminated",
                            "Illegal", "Found", "Duplicate", "Escaped", "Unescaped")):  # fmt: skip
         return f"не читается как TOML: {toml_error_ru(message)}"
+    if m := re.fullmatch(r"expected a number or one of (.*), got (.*)", message, re.DOTALL):
+        return f"нужно число или одно из: {_words(m[1])}, а дано «{_given(m[2])}»"
     named = by_pattern(_NAMED, message)
     if named is not None and named[0] is not None:
         m = named[1]
-        head = named[0].format(of=m.groupdict().get("of") or "")
+        head = named[0].format(of=rule_label(m.groupdict().get("of") or "", "ru"))
         if m["hint"]:
             return f"{head}; может быть, «{m['hint']}»?"
         listed = ", ".join(f"«{x}»" for x in (m["allowed"] or "").split(", ") if x)

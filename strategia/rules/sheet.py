@@ -83,8 +83,10 @@ def _footnotes(e: Entry, rows: list[str], lang: Lang) -> list[str]:
     return notes
 
 
-def sheet_text(rules: RuleSet, lang: Lang = "en") -> str:
-    """The rules sheet as plain text, one block an entry, in the data's order."""
+def sheet_text(rules: RuleSet, lang: Lang = "en", keys: bool = True) -> str:
+    """The rules sheet as plain text, one block an entry, in the data's order; with `keys`,
+    each entry's key in the rule data (a house rule names it: `strategia rules` prints it, the
+    console's sheet, read by players, leaves it out)."""
     level_word = _WORDS["level"](lang)
     out = [f"{rules.title(lang)} — {_WORDS['sheet'](lang)}, {level_word} {rules.level}"]
     houses = rules.sources[1:]
@@ -94,9 +96,9 @@ def sheet_text(rules: RuleSet, lang: Lang = "en") -> str:
     for e in entries_in_effect(rules):
         rows = _visible_rows(e, rules.level)
         out.append("")
-        key = _WORDS["key"](lang)
+        key = f"; {_WORDS['key'](lang)} `{e.key}`" if keys else ""
         rid = rule_label(e.rule, lang)
-        out.append(f"{rid}. {e.title(lang)}  ({level_word} {e.level}; {key} `{e.key}`)")
+        out.append(f"{rid}. {e.title(lang)}  ({level_word} {e.level}{key})")
         if e.source:
             out.append(f"    {_WORDS['source'](lang)}: {e.origin(lang)}")
         if e.note:

@@ -36,6 +36,11 @@ class Zone:
     label: str
     other: str = ""  # the unit passed through, or met
     summit: Fraction | None = None  # a hill: travel at which the leading figures reach its top
+    label_ru: str = ""  # the label as Russian writes it ("": as `label`)
+
+    def said(self) -> Text:
+        """The label in both languages."""
+        return Text(self.label, self.label_ru or self.label)
 
 
 def _body(u: Unit, bearing: float, rules: RuleSet) -> tuple[float, float, float]:
@@ -62,7 +67,7 @@ def zones(table: Table, u: Unit, bearing: float, rules: RuleSet) -> list[Zone]:
         if ob.kind is ObstacleKind.HEDGE:
             depth = float(frac(rules, "obstacle_rules", "hedge_depth_cm"))
             for c in geo.line_crossings(ob.line, origin, bearing, half):
-                add(c, c + depth, ob.kind, ob.label)
+                add(c, c + depth, ob.kind, ob.label, label_ru=ob.label_ru)
             continue
         ext = geo.band_extent(ob.polygon, origin, bearing, half)
         if ext is None:
@@ -70,7 +75,7 @@ def zones(table: Table, u: Unit, bearing: float, rules: RuleSet) -> list[Zone]:
         summit = None
         if ob.kind is ObstacleKind.HILL:
             summit = exact(geo.local(ob.summit(), origin, bearing)[0] - hi)
-        add(ext[0], ext[1], ob.kind, ob.label, summit=summit)
+        add(ext[0], ext[1], ob.kind, ob.label, summit=summit, label_ru=ob.label_ru)
     for other in table.units:
         if other.name == u.name or other.out_of_action:
             continue
@@ -271,7 +276,7 @@ def move(
             if free and z.start < d:
                 _exempt(u, z, m, rules)
                 ex.step(
-                    Text(f"{z.label}: crossed unhindered", f"{z.label}: беспрепятственно"),
+                    Text(f"{z.label}: crossed unhindered", f"{z.said().ru}: беспрепятственно"),
                     rule=OBSTACLES,
                     kind="note",
                 )
@@ -286,12 +291,12 @@ def move(
             why = (
                 Text(
                     f"contact with {stop_why.label}: melee is phase 7",
-                    f"соприкосновение с {stop_why.label}: рукопашная — этап 7",
+                    f"соприкосновение с {stop_why.said().ru}: рукопашная — этап 7",
                 )
                 if stop_why.kind is None
                 else Text(
                     f"{stop_why.label}: impassable to artillery",
-                    f"{stop_why.label}: непреодолимо для артиллерии",
+                    f"{stop_why.said().ru}: непреодолимо для артиллерии",
                 )
             )
             if stop_why.kind is not None:
@@ -355,11 +360,13 @@ def _segments(
         e = min(b, d)
         length = e - s
         clear = length / (1 - k)
-        names = ", ".join(sorted({z.label for z in zs if z.start < e and z.end > s})) or "obstacle"
+        inside = [z.said() for z in zs if z.start < e and z.end > s]
+        names = ", ".join(sorted({t.en for t in inside})) or "obstacle"
+        names_ru = ", ".join(sorted({t.ru for t in inside})) or "препятствие"
         ex.step(
             Text(
                 f"in {names}, {cm(s)} → {cm(e)} cm",
-                f"в препятствии ({names}), {cm(s)} → {cm(e)} см",
+                f"в препятствии ({names_ru}), {cm(s)} → {cm(e)} см",
             ),
             cm(length),
             unit="cm",
@@ -400,7 +407,7 @@ def _effects(
                 ex.step(
                     Text(
                         f"{z.label}: already {state.en}, only slowed",
-                        f"{z.label}: уже {state.ru}, только замедление",
+                        f"{z.said().ru}: уже {state.ru}, только замедление",
                     ),
                     rule=OBSTACLES,
                     kind="note",

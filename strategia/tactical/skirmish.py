@@ -85,7 +85,18 @@ class Obstacle:
 
     @property
     def label(self) -> str:
-        return self.name or self.kind.en
+        """The obstacle as English names it: its name's English half ("холм / hill"), its name,
+        or its kind."""
+        return self._half(1) or self.kind.en
+
+    @property
+    def label_ru(self) -> str:
+        """The obstacle as Russian names it (`label`'s Russian half)."""
+        return self._half(0) or self.kind.ru
+
+    def _half(self, k: int) -> str:
+        ru, sep, en = self.name.partition(" / ")
+        return (ru, en)[k].strip() if sep else self.name
 
     def summit(self) -> Point:
         return self.top if self.top is not None else centroid(self.polygon)

@@ -149,7 +149,7 @@ class BuilderPanel:
         self.report = w.HTML()
         # «Сыграть N раз»: the scenario as it stands, played by the computer (a small sweep)
         self.tries = TryIt(lambda: self.b.build(), self.lang)
-        self.mapview = MapView(self.b.scenario.theatre, 3, self.click)
+        self.mapview = MapView(self.b.scenario.theatre, 3, self.click, lang_)
         self.mapview.on_drag = self.drag
         self.tool.observe(lambda _: self._tool_changed(), names="value")
         tools = w.VBox(
@@ -172,7 +172,8 @@ class BuilderPanel:
 
     @classmethod
     def blank(cls, width: int, height: int, lang: str = "ru") -> BuilderPanel:
-        return cls(ScenarioBuilder.blank(width, height, name="новый сценарий"), lang)
+        name = Text("new scenario", "новый сценарий")(check_lang(lang))
+        return cls(ScenarioBuilder.blank(width, height, name=name), lang)
 
     @classmethod
     def from_file(cls, path: str | Path, lang: str = "ru") -> BuilderPanel:

@@ -122,7 +122,7 @@ def save(panel: BuilderPanel, name: str = "opyt.toml", lines: int = 30) -> tuple
     files = ", ".join(sorted(p.name for p in path.parent.iterdir()))
     head = "\n".join(path.read_text(encoding="utf-8").splitlines()[:lines])
     said = WORDS["saved"].format(files=files)(panel.lang)
-    text = f"<p>{html.escape(said)}</p><pre>{html.escape(head)}</pre>"
+    text = f"<p>{html.escape(said)}</p><pre><code>{html.escape(head)}</code></pre>"  # the file
     return path, Html(text, f"{said}\n{head}")
 
 

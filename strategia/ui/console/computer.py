@@ -26,6 +26,7 @@ from strategia.engine import flow
 from strategia.engine.result import Result
 from strategia.game.channel import channel
 from strategia.game.game import Game
+from strategia.game.order_words import order_in, question_in
 from strategia.game.positions import StaleError, holder
 from strategia.players import Decision, Player, Posture, load_styles, settings
 from strategia.rules.kinds import side_name
@@ -112,7 +113,11 @@ def moves_html(decisions: list[tuple[int, dict[str, Any]]], lang: Lang) -> str:
     turn = Text("turn", "ход")(lang)
     rows = []
     for d in mine:
-        head = d.get("order") or d.get("question") or d["text"][lang].split("\n")[0]
+        head = (
+            order_in(str(d.get("order") or ""), lang)
+            or question_in(str(d.get("question") or ""), lang)
+            or d["text"][lang].split("\n")[0]
+        )
         rows.append(
             f"<li><details><summary><code>{html.escape(str(head))}</code></summary>"
             f"<pre style='font-size:11px;white-space:pre-wrap'>{html.escape(d['text'][lang])}"

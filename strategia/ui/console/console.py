@@ -32,6 +32,7 @@ from strategia.game.war_news import banner
 from strategia.notation.refs import UnitRef
 from strategia.notation.say import say
 from strategia.rules.kinds import side_name
+from strategia.ui.console import head
 from strategia.ui.console.battles import fight_marks
 from strategia.ui.console.computer import WORDS as COMPUTER
 from strategia.ui.console.computer import ComputerSides, Seats
@@ -147,7 +148,7 @@ class Console(ComputerSides):
         self.destroyed: dict[str, tuple[int, int, int]] = {}  # unit -> where, and on which turn
         self._where: dict[str, tuple[int, int]] = {}
         self.reach_costs: dict[tuple[int, int], float] = {}
-        self.status = w.HTML(layout=w.Layout(flex="1 1 auto"))
+        self.status = w.HTML()
         self.clock = ClockLabel(game, self.lang)
         self.clock.widget.layout = w.Layout(width="110px")
         self.busy = w.HTML(layout=w.Layout(width="110px"))
@@ -175,14 +176,8 @@ class Console(ComputerSides):
         submit_on_enter(self.find_box, lambda: self.find(self.find_box.value))
         self.mapview = MapView(game.state.theatre, game.level, self.click, self.lang)
         self.mapview.on_hover = self.hover
-        self.war_line = self.mapview.banner  # the start of the war (9.1), over the map
+        self.war_line = self.mapview.banner  # the start of the war (9.1), a line above the map
         self.panels = Panels(self, self.go_to)
-        legend = w.HTML(
-            "<details style='max-width:720px'><summary style='font-size:12px;cursor:pointer'>"
-            f"{T['legend'](self.lang)}</summary>"
-            f"{layers.legend_html(self.lang)}<div style='font-size:11px'>"
-            f"{marks.legend_marks(self.lang)}</div></details>"
-        )
         self.whole = w.Button(
             description=T["whole"](self.lang),
             layout=w.Layout(width=label_width(T["whole"](self.lang), icon=True)),
@@ -204,16 +199,15 @@ class Console(ComputerSides):
         self.lang_choice.style.button_width = "44px"
         self.lang_choice.add_class("sg-lang")
         self.lang_choice.observe(lambda ch: self.set_lang(str(ch["new"])), names="value")
-        head = w.HBox(
-            [self.status, self.clock.widget, self.message, self.busy, legend, self.lang_choice],
-            layout=w.Layout(flex_flow="row nowrap", align_items="flex-start", width="100%"),
-        )
+        legend = head.legend(self.lang)
+        row = [self.clock.widget, self.message, self.busy, legend, self.lang_choice]
         self.widget.children = [
-            head,
+            head.head_row(self.status, *row),
             tools,
             beside(
                 self.mapview.map,
                 self.panels.widget,
+                above=self.war_line,
                 overflow="auto",
                 max_height="calc(100vh - 90px)",
             ),
@@ -475,8 +469,8 @@ class Console(ComputerSides):
         with self.working():
             self._playing()
             last = self.game.undo(of=self.undo_of, at=self.shown_at)
-            what = str(last.data.get("order") or last.data.get("text") or "")
-            self.panels.orders.show_undone(what)
+            what = order_in(str(last.data.get("order") or ""), self.lang)
+            self.panels.orders.show_undone(what or str(last.data.get("text") or ""))
             self.last = None
             self._show_reach()
             self.refresh()

@@ -58,11 +58,14 @@ HIDDEN = Text(
     "Это вид стороны: инструменты посредника (компьютерные игроки, часы, запечатанные приказы, "
     "вмешательства, сравнение с истиной) скрыты. Вернитесь вверху к виду посредника.",
 )
-# Tab titles whole: the tabs take the width their titles need and wrap to a second row.
+# Tab titles whole, every tab on one row: the tabs take the width their titles need (a little
+# smaller and closer than the notebook's), which the panel's narrowest width (460 px) holds in
+# either language; were a font ever wider, the row scrolls sideways rather than wrap.
 TAB_CSS = (
     "<style>.sg-tabs .lm-TabBar-tab,.sg-tabs .p-TabBar-tab{flex:0 0 auto!important;"
-    "min-width:0!important;max-width:none!important;padding:0 8px!important}"
-    ".sg-tabs .lm-TabBar-content,.sg-tabs .p-TabBar-content{flex-wrap:wrap}"
+    "min-width:0!important;max-width:none!important;padding:0 5px!important;font-size:12px}"
+    ".sg-tabs .lm-TabBar-content,.sg-tabs .p-TabBar-content{flex-wrap:nowrap}"
+    ".sg-tabs>.lm-TabBar,.sg-tabs>.p-TabBar{overflow-x:auto;overflow-y:hidden}"
     ".sg-tabs .lm-TabBar-tabLabel{overflow:visible!important;text-overflow:clip!important}</style>"
 )
 

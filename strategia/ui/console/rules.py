@@ -128,7 +128,7 @@ def rules_sheet_panel(lang: Lang = "en", house: list[str] | None = None, level: 
 
     def show(*_: Any) -> None:
         rules = load_ruleset(level=int(chosen.value), house=house)
-        out.value = f"<pre>{html.escape(sheet_text(rules, lang))}</pre>"
+        out.value = f"<pre>{html.escape(sheet_text(rules, lang, keys=False))}</pre>"
 
     chosen.observe(show, names="value")
     show()

@@ -36,6 +36,7 @@ from strategia.ui.lessons.show import (
     lesson_lang,
     new_figure,
     picture,
+    state_name,
 )
 
 WORDS = {
@@ -64,8 +65,8 @@ def strike_rules(lang: Lang | None = None) -> Html:
 
 def strike_setup(relief: str, dx: int = 0, dy: int = 2, level: int = 1) -> tuple[GameState, str]:
     """A Blue а.д. fires on a Red с.д. standing on `relief` in 8,4, from `dx`, `dy` cells off."""
-    b = ScenarioBuilder.blank(16, 9).state("R", "Красные", "red", lat=(1, 4))
-    b = b.state("B", "Синие", "blue", lat=(5, 9))
+    b = ScenarioBuilder.blank(16, 9).state("R", state_name("red"), "red", lat=(1, 4))
+    b = b.state("B", state_name("blue"), "blue", lat=(5, 9))
     if relief != "plain":
         b = b.paint(relief, lon=8, lat=4)
     b = b.place("R", "1 с.д. - 8,4 фронтом на север")
@@ -139,8 +140,8 @@ def example_9_7d(lang: Lang | None = None) -> tuple[Picture, Html]:
     losses are one с.д. ... a Red tank corps passes through the cell: its losses, one т.д.»"""
     lang = lang or lesson_lang()
     rules1 = load_ruleset(level=1)
-    b = ScenarioBuilder.blank(30, 14).state("R", "Красные", "red", lat=(1, 10))
-    b = b.state("B", "Синие", "blue", lat=(11, 14))
+    b = ScenarioBuilder.blank(30, 14).state("R", state_name("red"), "red", lat=(1, 10))
+    b = b.state("B", state_name("blue"), "blue", lat=(11, 14))
     b = b.place("R", "1 с.д. - 22,10", "2 с.д. - 21,10").corps("R", "2 т.к.", "21 т.д.", "22 т.д.")
     b = b.place("R", "2 т.к. расположен между 20-9 и 21-9 фронтом на северо-восток")
     b = b.place("B", "151 а.д. - 22,13", "152 а.д. - 24,13")

@@ -26,6 +26,7 @@ from strategia.game import report_render as rr
 from strategia.notation.orders import parse_order
 from strategia.notation.refs import UnitRef
 from strategia.rules import load_ruleset
+from strategia.rules.english import en
 from strategia.rules.kinds import DivisionKind, Facing, Formation, Terrain
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.ui.lessons.common import RELIEFS, relief_choice
@@ -38,6 +39,7 @@ from strategia.ui.lessons.show import (
     lesson_lang,
     new_figure,
     picture,
+    state_name,
     table_html,
 )
 
@@ -76,8 +78,8 @@ def battle_setup(
 ) -> tuple[GameState, str]:
     """A battle on the small map: attackers (notation, beside 8,5, facing east) against the
     defenders in 9,5 (more in 10,5 and 10,4, facing west); the order of the blow."""
-    b = ScenarioBuilder.blank(16, 9).state("R", "Красные", "red", lon=(1, 8))
-    b = b.state("B", "Синие", "blue", lon=(9, 16))
+    b = ScenarioBuilder.blank(16, 9).state("R", state_name("red"), "red", lon=(1, 8))
+    b = b.state("B", state_name("blue"), "blue", lon=(9, 16))
     if relief != "plain":
         b = b.paint(relief, lon=9, lat=5)
     if river:
@@ -308,23 +310,29 @@ def ratio_chart(lang: Lang | None = None) -> Picture:
 def battle_workbench(lang: Lang | None = None, level: int = 2) -> Live:
     """Attackers, defenders, ground, echelons, support: the battle's breakdown, live."""
     lang = lang or lesson_lang()
-    kinds = [k.ru for k in DivisionKind if k is not DivisionKind.FORTRESS]
     none = WORDS["none"](lang)
+    # each kind shown in the reader's notation, kept in the journal's (the orders are built so)
+    kinds = [(none, none)] + [
+        (en(k.ru) if lang == "en" else k.ru, k.ru)
+        for k in DivisionKind
+        if k is not DivisionKind.FORTRESS
+    ]
     att = [
-        w.Dropdown(options=[none, *kinds], value=v, style=LABELLED,
+        w.Dropdown(options=kinds, value=v, style=LABELLED,
                    description=WORDS["attack"].format(n=i + 1)(lang))
         for i, v in enumerate(("т.д.", "с.д.", none))
     ]  # fmt: skip
     dfd = [
-        w.Dropdown(options=[none, *kinds], value=v, style=LABELLED,
+        w.Dropdown(options=kinds, value=v, style=LABELLED,
                    description=WORDS["defence"].format(n=i + 1)(lang))
         for i, v in enumerate(("с.д.", none))
     ]  # fmt: skip
     relief = relief_choice(lang)
     river = w.Checkbox(description=WORDS["river"](lang), style=LABELLED)
     sup = w.Dropdown(
-        options=[none, "а.д.", "с.д."], description=WORDS["support"](lang), style=LABELLED
-    )
+        options=[kinds[0], *(o for o in kinds if o[1] in ("а.д.", "с.д."))],
+        description=WORDS["support"](lang), style=LABELLED,
+    )  # fmt: skip
     out = w.HTML()
 
     def show(*_: Any) -> None:

@@ -12,8 +12,10 @@ from typing import Any
 import ipywidgets as w
 
 from strategia.casebook import BOOK, CaseRun, load_book, run_book
+from strategia.casebook.case import Case
 from strategia.casebook.render import CSS, case_html, expectation
 from strategia.core.i18n import Lang, Text
+from strategia.explain.render import rule_label
 from strategia.game.views import mediator_view, to_geojson
 from strategia.ui.lessons import maps as tm
 from strategia.ui.lessons.show import Html, Live, Picture, lesson_lang, new_figure, picture
@@ -109,10 +111,18 @@ def house_effect(case_id: str, house_text: str, folder: Path, lang: Lang | None 
     path = Path(folder) / "house.toml"
     path.write_text(house_text, encoding="utf-8")
     run = _run(case_id, [path])
-    head = f"{run.case.id}: {WORDS['changed' if run.changed else 'same'](lang)}"
+    head = f"{case_name(run.case, lang)}: {WORDS['changed' if run.changed else 'same'](lang)}"
     verdict, plain = _verdict(run, lang)
-    rule = f"<pre>{html.escape(house_text.strip())}</pre>"
+    rule = f"<pre><code>{html.escape(house_text.strip())}</code></pre>"  # the file, as code
     return Html(f"{rule}<p><b>{head}</b></p>{verdict}", f"{house_text.strip()}\n{head}\n{plain}")
+
+
+def case_name(case: Case, lang: Lang) -> str:
+    """A case as the reader names it: its id (`9.7a-4`) in English, its rule and number in
+    Russian («9.7а № 4», «003, движение через препятствие № 1»)."""
+    if lang != "ru":
+        return case.id
+    return f"{rule_label(case.rule, lang)} № {case.id.rsplit('-', 1)[-1]}"
 
 
 def picker(lang: Lang | None = None) -> Live:
@@ -121,7 +131,7 @@ def picker(lang: Lang | None = None) -> Live:
     lang = lang or lesson_lang()
     cases = load_book(BOOK)
     choice = w.Dropdown(
-        options=[(f"{c.id}. {c.title(lang)}", c.id) for c in cases],
+        options=[(f"{case_name(c, lang)}. {c.title(lang)}", c.id) for c in cases],
         description=WORDS["case"](lang),
         layout=w.Layout(width="95%"),
         style={"description_width": "initial"},
@@ -144,4 +154,4 @@ def picker(lang: Lang | None = None) -> Live:
     return Live(w.VBox([w.HBox([choice, go]), shown]), first.html, first.alt)
 
 
-__all__ = ["case_page", "house_effect", "picker", "play"]
+__all__ = ["case_name", "case_page", "house_effect", "picker", "play"]

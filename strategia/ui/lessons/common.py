@@ -20,9 +20,10 @@ from __future__ import annotations
 import ipywidgets as w
 
 from strategia.core.i18n import Lang, Text
+from strategia.rules.english import en
 from strategia.rules.kinds import DivisionKind, Terrain
 from strategia.theatre.builder import ScenarioBuilder
-from strategia.ui.lessons.show import LABELLED
+from strategia.ui.lessons.show import LABELLED, state_name
 
 RELIEFS = ("plain", "forest", "hills", "swamp", "mountains")
 DIVISION = Text("division", "дивизия")
@@ -33,8 +34,8 @@ def small_map(relief: str = "plain", river: bool = False, road: bool = False) ->
     """A 16 x 9 map of one relief (on longitudes 4-12), Red on the left, Blue on the right."""
     b = (
         ScenarioBuilder.blank(16, 9, name="учебная карта")
-        .state("R", "Красные", "red", lon=(1, 12))
-        .state("B", "Синие", "blue", lon=(13, 16))
+        .state("R", state_name("red"), "red", lon=(1, 12))
+        .state("B", state_name("blue"), "blue", lon=(13, 16))
     )
     if relief != "plain":
         b = b.paint(relief, lon=(4, 12))
@@ -48,7 +49,11 @@ def small_map(relief: str = "plain", river: bool = False, road: bool = False) ->
 def division_choice(lang: Lang, label: Text = DIVISION) -> w.Dropdown:
     """A dropdown of the division types (table 1), a т.д. first."""
     return w.Dropdown(
-        options=[(k.ru, k) for k in DivisionKind if k is not DivisionKind.FORTRESS],
+        options=[
+            (en(k.ru) if lang == "en" else k.ru, k)
+            for k in DivisionKind
+            if k is not DivisionKind.FORTRESS
+        ],
         value=DivisionKind.TANK,
         description=label(lang),
         style=LABELLED,

@@ -20,6 +20,7 @@ from strategia.core.errors import StrategiaError
 from strategia.core.i18n import Lang, Text
 from strategia.game.channel import channel
 from strategia.game.game import Game
+from strategia.game.order_words import order_in, question_in
 from strategia.players import Decision, Goal, Player, settings
 from strategia.theatre.builder import ScenarioBuilder
 from strategia.theatre.scenario import Scenario
@@ -34,6 +35,7 @@ from strategia.ui.lessons.show import (
     picture,
     rich_table,
     scratch_dir,
+    state_name,
     table_html,
 )
 
@@ -67,8 +69,8 @@ def _scenario() -> Scenario:
     capitals: four divisions of an army each, a т.д. among them."""
     return (
         ScenarioBuilder.blank(20, 12, name="учебный театр: против компьютера")
-        .state("R", "Красные", "red", lon=(1, 10))
-        .state("B", "Синие", "blue", lon=(11, 20))
+        .state("R", state_name("red"), "red", lon=(1, 10))
+        .state("B", state_name("blue"), "blue", lon=(11, 20))
         .paint("forest", lon=(13, 15), lat=(1, 4))
         .paint("hills", lon=(4, 6), lat=(9, 12))
         .road("1,6 20,6")
@@ -134,7 +136,9 @@ def red_move(match: Match, orders: Sequence[str], lang: Lang | None = None) -> H
     moves."""
     lang = lang or lesson_lang()
     turn = match.game.state.turn
-    rows = [(turn, o, match.order(o, lang)) for o in orders] or [(turn, WORDS["none"](lang), "")]
+    rows = [(turn, order_in(o, lang), match.order(o, lang)) for o in orders] or [
+        (turn, WORDS["none"](lang), "")
+    ]
     match.end_move()
     heads = [WORDS["turn"](lang), WORDS["order"](lang), WORDS["told"](lang)]
     alt = "\n".join(f"{t}: {o} → {r}" for t, o, r in rows)
@@ -158,7 +162,11 @@ def red_map(match: Match, lang: Lang | None = None) -> Picture:
 def _rows(match: Match, turn: int, lang: Lang) -> list[tuple[str, str, str]]:
     out = []
     for _, d in match.game.decisions("blue", turn):
-        given = d.get("order") or d.get("question") or "—"
+        given = (
+            order_in(str(d.get("order") or ""), lang)
+            or question_in(str(d.get("question") or ""), lang)
+            or "—"
+        )
         out.append((Goal.from_key(d["goal"]).text(lang), given, d["text"][lang]))
     return out
 
@@ -189,7 +197,7 @@ def workbench(match: Match, lang: Lang | None = None) -> Live:
     move; the computer's Blue moves, Red's map and Blue's decisions are shown again."""
     lang = lang or lesson_lang()
     text = w.Text(
-        value="5 т.д. на 12,6", description=WORDS["type"](lang), style=LABELLED,
+        value=order_in("5 т.д. на 12,6", lang), description=WORDS["type"](lang), style=LABELLED,
         layout=w.Layout(width="420px"),
     )  # fmt: skip
     give = w.Button(description=WORDS["give"](lang), button_style="primary")
@@ -205,7 +213,7 @@ def workbench(match: Match, lang: Lang | None = None) -> Live:
         first.append(pic)
         image.value = pic.png
         decided.value = decisions(match, lang).html
-        rows = [(o, r) for o, r in match.given]
+        rows = [(order_in(o, lang), r) for o, r in match.given]
         given.value = table_html([WORDS["order"](lang), WORDS["told"](lang)], rows,
                                  WORDS["given_now"](lang)) if rows else ""  # fmt: skip
 

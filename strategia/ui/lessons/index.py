@@ -3,7 +3,8 @@ lessons in order, in the reader's language, each linked to its page.
 
 The lessons are the numbered notebooks (01_..., 02_...) and the scenario builder; the console,
 the team screen and the tactical table are tools with pages of their own, not lessons. A lesson's
-title is its notebook's first heading, written "Русский / English": the reader's half is shown.
+title is its notebook's first heading in the reader's language (a lesson's texts are cells in one
+language each, tagged "ru" or "en").
 The links lead to Voilà's pages of the lessons, `/voila/render/NN_x.ipynb`: on the server
 `make lessons` starts, and in JupyterLab too (Voilà's server extension). They are absolute paths:
 JupyterLab's renderer, which Voilà's page uses too, takes a relative link for a file to open in
@@ -17,6 +18,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from strategia.core.i18n import Lang, Text, check_lang
 from strategia.ui.lessons.show import Html, lesson_lang, repository
@@ -43,22 +45,35 @@ class Lesson:
         return self.ru if lang == "ru" else self.en
 
 
-def heading(path: Path) -> tuple[str, str]:
-    """A notebook's first heading as (Russian, English): "# 1. Части / Units" gives
-    ("1. Части", "1. Units"); a heading in one language only is the same in both."""
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+def _first_heading(cells: list[dict[str, Any]], lang: str | None) -> str | None:
+    """The first heading of the markdown cells in `lang` (tagged so; None: any cell)."""
     for cell in cells:
-        if cell["cell_type"] != "markdown":
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell["cell_type"] != "markdown" or (lang is not None and lang not in tags):
             continue
         for line in "".join(cell["source"]).splitlines():
             if line.startswith("#"):
-                text = line.lstrip("#").strip()
-                ru, _, en = text.partition(" / ")
-                number = re.match(r"\d+\.\s+", ru)
-                if en and number and not re.match(r"\d", en):
-                    en = number[0] + en
-                return ru.strip(), (en or ru).strip()
-    return path.stem, path.stem
+                return line.lstrip("#").strip()
+    return None
+
+
+def heading(path: Path) -> tuple[str, str]:
+    """A notebook's first heading as (Russian, English): the first heading of its cells
+    tagged "ru" and of those tagged "en" (a lesson's texts, one language a cell); in a notebook
+    of bilingual cells, "# 1. Части / Units" gives ("1. Части", "1. Units"); a heading in one
+    language only is the same in both."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    ru, en = _first_heading(cells, "ru"), _first_heading(cells, "en")
+    if ru is not None and en is not None:
+        return ru, en
+    text = _first_heading(cells, None)
+    if text is None:
+        return path.stem, path.stem
+    ru, _, en = text.partition(" / ")
+    number = re.match(r"\d+\.\s+", ru)
+    if en and number and not re.match(r"\d", en):
+        en = number[0] + en
+    return ru.strip(), (en or ru).strip()
 
 
 def lessons(folder: Path | None = None) -> list[Lesson]:

@@ -31,6 +31,8 @@ from strategia.ui.lessons.show import (
 )
 
 ROLE_COLOUR = {Role.DIRECT: "#c62828", Role.SUPPORT: "#f9a825", Role.NONE: "#bdbdbd"}
+# a regiment's part, a letter on its box: the data's (D, S) in English, the words' in Russian
+ROLE_MARK = {Role.DIRECT: Text("D", "Н"), Role.SUPPORT: Text("S", "П"), Role.NONE: Text("-", "-")}
 BLOW_ANGLE = {
     Facing.FRONT: 0,
     Facing.FLANK45: 45,
@@ -44,7 +46,7 @@ WORDS = {
     "turned": Text("regiments", "полки"),
     "legend": Text(
         "D: {direct}, S: {support}, -: {none}",
-        "D — {direct}, S — {support}, «-» — {none}",
+        "Н — {direct}, П — {support}, «-» — {none}",
     ),
     "up": Text("the front at the top; the arrow: the blow", "фронт вверху; стрелка — удар"),
     "table": Text("table", "таблица"),
@@ -84,7 +86,7 @@ def division_svg(
                 f"<rect x='{x}' y='{y}' width='64' height='30' fill='{ROLE_COLOUR[c.role]}' "
                 "stroke='#333'/>"
                 + text.format(x + 32, y + 14, label)
-                + text.format(x + 32, y + 26, f"{c.role.key} {fmt(c.value, lang)}")
+                + text.format(x + 32, y + 26, f"{ROLE_MARK[c.role](lang)} {fmt(c.value, lang)}")
             )
     angle = BLOW_ANGLE[facing]
     mid = width / 2
@@ -149,7 +151,8 @@ def derivation_table(lang: Lang | None = None) -> Html:
     for r in derivation_check(rules):
         column = by_rule[r.table].column_label(r.column)(lang)
         agrees = WORDS["yes" if r.agrees else "no"](lang)
-        rows.append((rule_label(r.table, lang), r.division, column, r.printed, r.derived, agrees))
+        division = en(r.division) if lang == "en" else r.division
+        rows.append((rule_label(r.table, lang), division, column, r.printed, r.derived, agrees))
     keys = ("table", "division", "column", "printed", "derived", "agrees")
     heads = [WORDS[k](lang) for k in keys]
     alt = "\n".join(" | ".join(str(v) for v in row) for row in rows)

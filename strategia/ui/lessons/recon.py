@@ -22,6 +22,7 @@ from strategia.core.i18n import Lang, Text
 from strategia.core.numbers import num, quantity
 from strategia.game import recon
 from strategia.game.game import Game
+from strategia.game.order_words import question_in
 from strategia.game.questions import parse_question
 from strategia.game.views import ArmyNote, SideView, mediator_view, to_geojson, view_for
 from strategia.notation.orders import parse_order
@@ -296,9 +297,10 @@ def recon_workbench(game: Game, lang: Lang | None = None) -> Live:
         description=WORDS["side"](lang),
         style=LABELLED,
     )
-    examples = w.Dropdown(options=QUESTIONS, description=WORDS["example"](lang), style=LABELLED)
+    asked = [question_in(q, lang) for q in QUESTIONS]  # in the reader's words
+    examples = w.Dropdown(options=asked, description=WORDS["example"](lang), style=LABELLED)
     text = w.Text(
-        value=QUESTIONS[0],
+        value=asked[0],
         description=WORDS["type"](lang),
         style=LABELLED,
         layout=w.Layout(width="420px"),

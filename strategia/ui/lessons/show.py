@@ -54,6 +54,15 @@ def lesson_lang() -> Lang:
     return check_lang(os.environ.get("STRATEGIA_LANG", "ru"))
 
 
+# the lessons' own small theatres name their two states in the reader's language
+STATE_NAMES = {"red": Text("Red", "Красные"), "blue": Text("Blue", "Синие")}
+
+
+def state_name(side: str) -> str:
+    """A lesson theatre's state of `side` ("red", "blue"), named in the reader's language."""
+    return STATE_NAMES[side](lesson_lang())
+
+
 def repository() -> Path:
     """The project's root, where `notebooks/` lies (from the notebook's folder or the
     package's)."""

@@ -52,7 +52,7 @@ kind = "scrub"
 polygon = [[75, 0], [100, 0], [100, 12], [75, 12]]
 
 [[unit]]
-name = "1-й батальон"
+name = "{b0}"
 side = "red"
 arm = "infantry"
 figures = 16
@@ -60,7 +60,7 @@ formation = "column"
 at = [15, 10]
 
 [[unit]]
-name = "2-й батальон"
+name = "{b1}"
 side = "red"
 arm = "infantry"
 figures = 16
@@ -68,7 +68,7 @@ formation = "line"
 at = [55, 20]
 
 [[unit]]
-name = "3-й батальон"
+name = "{b2}"
 side = "red"
 arm = "infantry"
 figures = 16
@@ -91,18 +91,26 @@ WORDS = {
 class Example:
     """One of the seed's worked examples: the unit, its plan, the part of the table to show."""
 
-    unit: str
+    battalion: int  # its battalion (`BATTALIONS`)
     plans: tuple[str, ...]  # one plan, or several to compare (each from the start)
     box: Box
 
-
-EXAMPLE_SQUARE = Example("1-й батальон", ("move; form square",), (5, 25, 4, 24))
-EXAMPLE_HILL = Example("2-й батальон", ("move",), (45, 65, 15, 35))
-EXAMPLE_SCRUB = Example("3-й батальон", ("move", "move; restore"), (78, 98, 0, 22))
+    def unit(self, lang: Lang) -> str:
+        return BATTALIONS[self.battalion](lang)
 
 
-def examples_table() -> Table:
-    return new_table(parse_skirmish(EXAMPLES_TABLE, "examples"))
+# the examples' battalions, named in the reader's language
+BATTALIONS = (Text("1st battalion", "1-й батальон"), Text("2nd battalion", "2-й батальон"),
+              Text("3rd battalion", "3-й батальон"))  # fmt: skip
+EXAMPLE_SQUARE = Example(0, ("move; form square",), (5, 25, 4, 24))
+EXAMPLE_HILL = Example(1, ("move",), (45, 65, 15, 35))
+EXAMPLE_SCRUB = Example(2, ("move", "move; restore"), (78, 98, 0, 22))
+
+
+def examples_table(lang: Lang | None = None) -> Table:
+    """The table of the seed's three examples, its battalions named in `lang`."""
+    names = {f"b{k}": name(lang or lesson_lang()) for k, name in enumerate(BATTALIONS)}
+    return new_table(parse_skirmish(EXAMPLES_TABLE.format(**names), "examples"))
 
 
 def draw_table(ax: Axes, battle: Battle, rules: RuleSet, lang: Lang, box: Box) -> None:
@@ -154,14 +162,15 @@ def walk(example: Example, lang: Lang | None = None) -> tuple[Picture, Html]:
     from the start, where the example compares plans), and each action's breakdown."""
     lang = lang or lesson_lang()
     rules = tactical_rules()
-    start = examples_table()
+    start = examples_table(lang)
+    unit = example.unit(lang)
     frames: list[tuple[str, Table]] = [(WORDS["start"](lang), start)]
     steps: list[tuple[str, Step]] = []
     for plan in example.plans:
         actions = parse_actions(plan)
         table = start
         for i, action in enumerate(actions):
-            done = carry_out(table, example.unit, (action,), rules, later=actions[i + 1 :])
+            done = carry_out(table, unit, (action,), rules, later=actions[i + 1 :])
             table = done.table
             label = WORDS["after"].format(action=format_actions((action,), lang))(lang)
             if len(example.plans) > 1:
@@ -171,11 +180,11 @@ def walk(example: Example, lang: Lang | None = None) -> tuple[Picture, Html]:
     fig = new_figure(3.3 * len(frames), 3.6)
     axes = fig.subplots(1, len(frames), squeeze=False)[0]
     alts = []
-    ghost = tt.unit_rectangle(start.unit(example.unit), rules)
+    ghost = tt.unit_rectangle(start.unit(unit), rules)
     for k, (ax, (label, table)) in enumerate(zip(axes, frames, strict=True)):
         draw_table(ax, Battle(table), rules, lang, example.box)
         ax.set_title(label, fontsize=8.5)
-        moved = table.unit(example.unit).moved
+        moved = table.unit(unit).moved
         if k and moved:  # where it started, and how far it went
             ax.add_patch(Polygon(ghost, closed=True, fill=False, ls=":", lw=1, ec="#555555"))
             ax.text(
@@ -188,7 +197,7 @@ def walk(example: Example, lang: Lang | None = None) -> tuple[Picture, Html]:
                 fontweight="bold",
                 zorder=7,
             )
-        alts.append(f"{label}: {_state(table, example.unit, rules, lang)}")
+        alts.append(f"{label}: {_state(table, unit, rules, lang)}")
     text = "".join(f"<p><b>{label}</b></p>{explanation_html(step, lang)}" for label, step in steps)
     return picture(fig, "\n".join(alts), lang), Html(text, "\n".join(alts))
 
@@ -203,6 +212,9 @@ CARDS = (  # unit, before fire, after fire, attacks
     ("Сумские гусары", "move 8", "wheel 20", None),
 )
 GROVE_BOX: Box = (0, 120, 0, 80)  # the example skirmish's table (grove.toml)
+
+
+CANISTER = Text("canister", "картечь")  # the mediator's word for phase 4's fire, as typed
 
 
 def grove_game() -> TacticalGame:
@@ -222,7 +234,11 @@ def a_turn(lang: Lang | None = None) -> tuple[Picture, Html]:
         step = game.advance()
         if game.phase.number == 4:
             step = game.report(
-                "2/Тульский", "artillery", casualties=1, outcome="картечь", by="Batterie à pied"
+                "2/Тульский",
+                "artillery",
+                casualties=1,
+                outcome=CANISTER(lang),
+                by="Batterie à pied",
             )
         title = phase_title(game.battle, game.rules, lang)
         texts.append(f"<p><b>{title}</b></p>{explanation_html(step, lang)}")

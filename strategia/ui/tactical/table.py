@@ -207,6 +207,8 @@ class TacticalTable:
         import ipyleaflet as L
         import ipywidgets as w
 
+        from strategia.ui.widgets.mapview import zoom_titles
+
         self.game = game
         self.lang: Lang = check_lang(lang)
         self.selected: str | None = None
@@ -224,6 +226,7 @@ class TacticalTable:
             attribution_control=False,
             layout=w.Layout(height="560px", width="100%"),
         )
+        zoom_titles(self.map, self.lang)
         self.ground = L.GeoJSON(data=ground_geojson(sk), style_callback=_style, name="ground")
         self.units = L.GeoJSON(data=_collection([]), style_callback=_style, name="units")
         self.names: dict[str, Any] = {}

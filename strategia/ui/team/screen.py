@@ -40,7 +40,7 @@ from strategia.notation.say import say
 from strategia.rules.kinds import side_name
 from strategia.ui.widgets import hover, layers, marks
 from strategia.ui.widgets.clock import ClockLabel
-from strategia.ui.widgets.mapview import MapView, beside
+from strategia.ui.widgets.mapview import MapView, beside, front
 from strategia.ui.widgets.notes import (
     REPORT_CSS,
     download_link,
@@ -75,7 +75,7 @@ T = {
     "print": Text("Debrief to print", "Сводка для печати"),
 }
 
-MAP_HEIGHT = "calc(100vh - 90px)"  # the window's height below the screen's head
+MAP_HEIGHT = "calc(100vh - 112px)"  # the window's height below the screen's head and banner
 
 
 def _e(text: object) -> str:
@@ -104,7 +104,7 @@ class TeamScreen:
             game.state.theatre, game.level, self.click, self.lang, height=MAP_HEIGHT
         )
         self.whole = self.mapview.whole_button(self.lang)
-        self.war_line = self.mapview.banner  # the start of the war (9.1), over the map
+        self.war_line = self.mapview.banner  # the start of the war (9.1), a line above the map
         self.mapview.on_hover = lambda x, y, p: self.mapview.show_readout(
             hover.readout(self, x, y, p)
         )
@@ -146,13 +146,13 @@ class TeamScreen:
                 w.HTML(REPORT_CSS),
                 w.HBox([self.status, self.clock.widget, self.busy]),
                 self.message,
-                beside(self.mapview.map, tabs, overflow="auto"),
+                beside(self.mapview.map, tabs, above=self.war_line, overflow="auto"),
             ],
             layout=w.Layout(width="100%"),
         )
         self.widget.add_class("sg-team")
         self.refresh()
-        self.mapview.start_at([(u.cell.lon, u.cell.lat) for u in self.view().units])
+        self.mapview.start_at(self.front())
 
     @classmethod
     def from_env(cls) -> TeamScreen:
@@ -172,6 +172,16 @@ class TeamScreen:
 
     def view(self) -> SideView:
         return self.channel.view()
+
+    def front(self) -> list[tuple[int, int]]:
+        """The cells the map starts at (`mapview.front`): where the side's units meet the enemy
+        units it sees or last knew of (the neutrals' only where it knows of no other)."""
+        view = self.view()
+        seen = [s for s in view.seen if s.side != "green"] or list(view.seen)
+        known = [s.cells[0] for s in seen if s.cells]
+        known += [m.cells[0] for m in last_known(self.channel) if m.cells and m.side != "green"]
+        own = [(u.cell.lon, u.cell.lat) for u in view.units]
+        return front(own, [(c.lon, c.lat) for c in known])
 
     def units_geojson(self) -> dict[str, Any]:
         """What the map's units layer is given: the counters of the side's view (it sends

@@ -24,6 +24,8 @@ What differs from `voila NOTEBOOK`:
   after 20 s idle, but never one a page is still attaching to (`kernels.PageKernelManager`); a
   kernel that dies is not restarted empty; a page whose kernel is gone says so in the page's
   language (STRATEGIA_LANG) and opens again, on a new kernel that resumes the game.
+- The page's own words while it opens are in the screen's language (STRATEGIA_LANG): the
+  template is handed `page_words.resources`.
 
 Everything else (the token from JUPYTER_TOKEN, the login page, kernels, culling, pre-heated
 kernels) is Voilà's own.
@@ -41,7 +43,9 @@ from voila.app import Voila
 from voila.request_info_handler import RequestInfoSocketHandler
 from voila.static_file_handler import AllowListFileHandler
 
+from strategia.core.i18n import check_lang
 from strategia.ui.team import kernels
+from strategia.ui.widgets import page_words
 
 DATA = Path(__file__).with_name("jupyter")  # holds voila/templates/strategia-screen
 TEMPLATE = "strategia-screen"
@@ -61,8 +65,9 @@ class ScreenVoila(Voila):  # type: ignore[misc]
     def initialize(self, argv: Any = None) -> None:
         self.config.VoilaConfiguration.setdefault("template", TEMPLATE)
         self.config.VoilaConfiguration.setdefault("multi_kernel_manager_class", KERNELS)
+        lang = check_lang(os.environ.get("STRATEGIA_LANG", "ru"))
         self.config.VoilaConfiguration.setdefault(
-            "resources", {"strategia_lang": os.environ.get("STRATEGIA_LANG", "ru")}
+            "resources", {**page_words.resources(lang), "strategia_lang": lang}
         )
         for key, value in CULLING.items():
             self.config.MappingKernelManager.setdefault(key, value)

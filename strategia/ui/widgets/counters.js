@@ -281,6 +281,21 @@ function inside(ring, x, y) {
   return hit;
 }
 
+// the map's own controls in the page's language: Leaflet titles its layers control "Layers"
+// whatever the page speaks (the zoom buttons' titles are the kernel's: ipyleaflet's ZoomControl)
+async function nameControls(map, words, signal) {
+  if (!words.layers) return;
+  for (let i = 0; i < 100 && !signal.aborted; i++) {
+    const toggle = map.getContainer().querySelector(".leaflet-control-layers-toggle");
+    if (toggle) {
+      toggle.title = words.layers;
+      toggle.setAttribute("aria-label", words.layers);
+      return;
+    }
+    await pause(50);
+  }
+}
+
 let Layer = null;
 
 export default {
@@ -293,8 +308,9 @@ export default {
   async render({ model, el }) {
     const st = kept(model);
     const abort = new AbortController();
-    const [group] = await groupOf(model, el, abort.signal);
+    const [group, map] = await groupOf(model, el, abort.signal);
     if (!group || !window.L) return () => abort.abort();
+    nameControls(map, model.get("words") || {}, abort.signal);
     Layer = Layer || makeLayer(window.L);
     const layer = new Layer(model, st, model.get("look"));
     group.addLayer(layer);

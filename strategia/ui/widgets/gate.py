@@ -22,6 +22,7 @@ import traitlets
 
 from strategia.core.errors import say
 from strategia.core.i18n import Lang, Text
+from strategia.ui.widgets import page_words
 
 OPENING = Text("Opening the game…", "Открываю игру…")
 FAILED = Text("The game could not be opened: ", "Игру не удалось открыть: ")
@@ -78,7 +79,9 @@ class Deferred:
 
 
 def on_page(build: Callable[[], w.Widget], lang: Lang = "ru") -> w.Widget:
-    """What `build` makes: at once, or in a pre-heated kernel once a page opens it."""
+    """What `build` makes: at once, or in a pre-heated kernel once a page opens it. The page's
+    own words while it opens are said in `lang` (`page_words`)."""
+    page_words.show(lang)
     if not preheated():
         return build()
     return Deferred(build, lang).box

@@ -28,6 +28,7 @@ Click = Callable[[float, float, dict[str, Any] | None], None]
 Hover = Callable[[float, float, dict[str, Any] | None], None]
 
 MAP_HEIGHT = "calc(100vh - 120px)"  # the window's height below the console's head and tools
+BANNER_HEIGHT = "22px"  # the war's banner, a line above the map (`MapView.banner`)
 COUNTER = 0.84  # a counter's side in cells (`counters._square`)
 # A counter's side in pixels at the working zoom: its number (seven-segment digits, 0.26 of a
 # cell tall for one or two digits, `layers.digit_height`) is then 7 px tall, its strokes 3 px
@@ -50,6 +51,12 @@ LAYER_NAMES = {
     "grid": Text("grid numbers", "номера клеток"),
 }
 WHOLE = Text("Whole map", "Вся карта")  # the console's own button says the same (console.status)
+# the map's controls' titles (a tooltip): Leaflet's are English whatever the page speaks
+CONTROLS = {
+    "zoom_in": Text("Zoom in", "Приблизить"),
+    "zoom_out": Text("Zoom out", "Отдалить"),
+    "layers": Text("Layers", "Слои"),
+}
 LABEL_CSS = (
     "<style>.sg-map .leaflet-div-icon{background:none;border:none;pointer-events:none}"
     ".sg-label{font:bold 11px sans-serif;color:#111;text-align:center;"
@@ -66,12 +73,23 @@ def _label(x: float, y: float, text: str, css: str = "sg-label", width: int = 40
     return L.Marker(location=(y, x), icon=icon, draggable=False, keyboard=False)
 
 
-def beside(map_: w.Widget, panel: w.Widget, **panel_layout: str) -> w.HBox:
+def zoom_titles(map_: L.Map, lang: Lang) -> None:
+    """The map's zoom buttons titled in `lang` (ipyleaflet's are English)."""
+    zoom = map_.zoom_control_instance
+    if zoom is not None:
+        zoom.zoom_in_title = CONTROLS["zoom_in"](lang)
+        zoom.zoom_out_title = CONTROLS["zoom_out"](lang)
+
+
+def beside(
+    map_: w.Widget, panel: w.Widget, above: w.Widget | None = None, **panel_layout: str
+) -> w.HBox:
     """The map and the panel beside it in one row: the panel `PANEL_WIDTH` wide, the map filling
-    the rest of the row."""
+    the rest of the row, with `above` (the war's banner) on a line of its own over the map."""
+    column = [map_] if above is None else [above, map_]
     return w.HBox(
         [
-            w.Box([map_], layout=w.Layout(flex="1 1 0", min_width="0")),
+            w.VBox(column, layout=w.Layout(flex="1 1 0", min_width="0")),
             w.Box([panel], layout=w.Layout(**PANEL_WIDTH, **panel_layout)),
         ],
         layout=w.Layout(flex_flow="row nowrap", width="100%"),
@@ -109,9 +127,10 @@ class MapView:
             max_zoom=7,
             scroll_wheel_zoom=True,
             attribution_control=False,
-            layout=w.Layout(height=height, min_height="380px", width="100%"),
+            layout=w.Layout(height=height, min_height="380px", width="100%", flex="0 0 auto"),
         )
         self.map.add_class("sg-map")
+        zoom_titles(self.map, lang)
         url, bounds = layers.terrain_image(ds, level)
         self.terrain = L.ImageOverlay(url=url, bounds=bounds, name=LAYER_NAMES["terrain"](lang))
         self.borders = L.GeoJSON(
@@ -142,7 +161,9 @@ class MapView:
         self.last_known = L.GeoJSON(
             data=marks.collection([]), name=LAYER_NAMES["last_known"](lang)
         )  # where a side last knew enemy units to be, faded
-        self.units = UnitsLayer(name=LAYER_NAMES["units"](lang))
+        self.units = UnitsLayer(
+            name=LAYER_NAMES["units"](lang), words={"layers": CONTROLS["layers"](lang)}
+        )
         self.labels = L.LayerGroup(layers=[], name=LAYER_NAMES["grid"](lang))
         for layer in (self.terrain, self.borders, self.rivers, self.routes, self.places, self.names,
                       self.reach, self.last_known, self.fights, self.units.layer,
@@ -154,11 +175,12 @@ class MapView:
         self.map.add(L.WidgetControl(widget=self.units.widget, position="bottomright",
                                      transparent_bg=True))  # fmt: skip
         self.map.add(L.WidgetControl(widget=self.readout, position="topright", transparent_bg=True))
-        # a banner over the map (the start of the war): on the screen without moving the layout
-        self.banner = w.HTML(layout=w.Layout(max_width="560px"))
-        self.map.add(
-            L.WidgetControl(widget=self.banner, position="bottomleft", transparent_bg=True)
+        # the start of the war, for a line of its own above the map (`beside`): one line, held
+        # whether or not there is anything to say, so that the map never moves for it
+        self.banner = w.HTML(
+            layout=w.Layout(height=BANNER_HEIGHT, width="100%", margin="0", flex="0 0 auto")
         )
+        self.banner.add_class("sg-banner")
         self.units.on_click(self._feature_click)
         self.units.on_hover(self._feature_hover)
         self.fights.on_hover(self._feature_hover)
@@ -250,7 +272,7 @@ class MapView:
             self.names.url = url
 
     def show_banner(self, html: str) -> None:
-        """`html` as a banner in the map's corner ("": none)."""
+        """`html` as the banner above the map ("": none)."""
         if self.banner.value != html:
             self.banner.value = html
 
@@ -363,6 +385,29 @@ def start_view(
     around = math.floor(math.log2(min(box[0] / span[0], box[1] / span[1])) * 4) / 4
     zoom = min(max(near, cover, min(around, near + 1)), 7.0)
     return within(size, box, zoom, (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2), zoom
+
+
+def front(
+    own: list[tuple[int, int]], enemy: list[tuple[int, int]], radius: int = 5
+) -> list[tuple[int, int]]:
+    """The cells a side's map starts at (`start_at`): where its units meet the enemy's it knows
+    of. The contact is the side's unit nearest a known enemy unit (of those equally near, the
+    one with the most enemy units within `radius` cells); the cells are that unit's and that
+    enemy's, and every unit of either within `radius` cells of them. Where the side knows of
+    no enemy unit, its own units."""
+    if not own or not enemy:
+        return list(own)
+
+    def apart(a: tuple[int, int], b: tuple[int, int]) -> int:
+        return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+    def crowd(a: tuple[int, int]) -> int:
+        return sum(apart(a, e) <= radius for e in enemy)
+
+    near = min(apart(a, e) for a in own for e in enemy)
+    pairs = [(a, e) for a in own for e in enemy if apart(a, e) == near]
+    mine, theirs = max(pairs, key=lambda pair: (crowd(pair[0]), -pair[0][1], -pair[0][0]))
+    return [c for c in [*own, *enemy] if min(apart(c, mine), apart(c, theirs)) <= radius]
 
 
 def within(

@@ -39,14 +39,16 @@ def journal_html(text: str, font_size: str = "12px") -> str:
 
 
 def war_banner_html(told: Text | None, lang: Lang) -> str:
-    """The start of the war as the viewer was told it, as a banner (empty before the war)."""
+    """The start of the war as the viewer was told it, as a banner on one line above the map
+    (cut with an ellipsis where the line is short, whole in its tooltip; empty before the war)."""
     if told is None:
         return ""
     style = (
-        "background:#fbe9e7e6;border-left:4px solid #b71c1c;padding:3px 8px;margin:2px 0;"
-        "font:12px/1.35 sans-serif;white-space:normal"
+        "background:#fbe9e7;border-left:4px solid #b71c1c;padding:2px 8px;margin:0;"
+        "font:12px/16px sans-serif;white-space:nowrap;overflow:hidden;text-overflow:ellipsis"
     )
-    return f"<div class='sg-war' style='{style}'>⚔ {html.escape(told(lang))}</div>"
+    said = html.escape(told(lang))
+    return f"<div class='sg-war' style='{style}' title='{said}'>⚔ {said}</div>"
 
 
 def question_examples(lang: Lang) -> list[str]:

@@ -26,13 +26,15 @@ from strategia.ui.widgets import counters, marks
 class CountersWidget(anywidget.AnyWidget):
     """The browser's half of the layer: it finds the map its `toggle` layer group is on,
     draws the records it is sent into that map's pane and reports clicks and hovers on a
-    counter by its key. It shows nothing itself (it lives in a control of the map)."""
+    counter by its key; it titles the map's layers control with `words`. It shows nothing
+    itself (it lives in a control of the map)."""
 
     _esm = Path(__file__).with_name("counters.js")
     toggle = traitlets.Instance(L.LayerGroup, allow_none=True).tag(
         sync=True, **w.widget_serialization
     )
     look = traitlets.Dict().tag(sync=True)
+    words = traitlets.Dict().tag(sync=True)  # the map's controls' titles: {"layers": "Слои"}
 
 
 Callback = Callable[..., None]
@@ -44,9 +46,9 @@ class UnitsLayer:
     them); callbacks given to `on_click` and `on_hover` are called with the counter's feature,
     as on a GeoJSON layer."""
 
-    def __init__(self, name: str = "") -> None:
+    def __init__(self, name: str = "", words: dict[str, str] | None = None) -> None:
         self.layer = L.LayerGroup(layers=[], name=name)
-        self.widget = CountersWidget(toggle=self.layer, look=counters.look())
+        self.widget = CountersWidget(toggle=self.layer, look=counters.look(), words=words or {})
         self.widget.on_msg(self._message)
         self.data: dict[str, Any] = marks.collection([])
         self.records: dict[str, dict[str, Any]] = {}
