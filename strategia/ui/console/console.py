@@ -26,6 +26,7 @@ from strategia.game import report_render as rr
 from strategia.game.channel import channel
 from strategia.game.game import Game, GameError
 from strategia.game.last_known import last_known
+from strategia.game.order_words import order_in
 from strategia.game.positions import StaleError
 from strategia.game.views import mediator_view, to_geojson, view_for
 from strategia.game.war_news import banner
