@@ -29,9 +29,10 @@ class PageKernelManager(AsyncMappingKernelManager):
     """Voilà's kernels, each kept until a page has had the time to connect: see the module."""
 
     attach_grace = Float(
-        120.0,
+        30.0,
         config=True,
-        help="Seconds a kernel no page has connected to yet is kept although idle.",
+        help="Seconds a kernel no page has connected to yet is kept although idle (the kernel of "
+        "a page left before it connected is culled after this).",
     )
 
     def __init__(self, **kwargs: Any) -> None:
