@@ -204,6 +204,8 @@ def toward(
             d = round(c.km(goal), 6)
             if c in u.cells or d >= here - 1e-9 or c in near_enemy:
                 continue
+            if picture.came_from.get(u.ref) == c:
+                continue  # not back to where it came from last move
             if not all(_may_pass(ground, picture, x, fights) for x in r.path_to(c)):
                 continue
             options.append((d, r.cost_to(c), c.lon, c.lat, c))

@@ -28,6 +28,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from strategia.core.errors import StaleError, StrategiaError
+from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
 from strategia.engine.state import GameState
 from strategia.game.views import SideView
@@ -96,6 +97,7 @@ class Player:
         self.memory_turn: int | None = None
         self.moved: int | None = None  # the turn of its last move (level 3: one a turn)
         self.main_at: int | None = None  # the place along the front of its main effort, kept
+        self.came_from: dict[UnitRef, Cell] = {}  # where its units came from in its last move
         self.think = think  # seconds the search may spend in a move (None: every plan weighed)
         self.searched = 0  # plans played out (each on one disposition), for the benchmarks
         self.search_seconds = 0.0
@@ -162,6 +164,11 @@ class Player:
             state, picture, plan, ground, rules, self.style, self.side, used
         )
         out += self._give(ch, back + moved + gather)
+        self.came_from = {
+            u.ref: u.cell
+            for u in picture.own
+            if u.ref in state.units and state.unit(u.ref).cell != u.cell
+        }
         self.memory, self.memory_turn, self.moved = picture.enemies, turn, turn
         if plan.main is not None:
             self.main_at = (plan.main.lo + plan.main.hi) // 2
@@ -276,7 +283,7 @@ class Player:
         p = read_picture(
             view, ch.told(), ch.answers(), ground, self.memory, self.style.memory_turns
         )
-        return p, ground
+        return replace(p, came_from=self.came_from), ground
 
     def _recall(self, ch: Channel, turn: int) -> None:
         """A player new to a game going on: its memory rebuilt from the side's views of the
