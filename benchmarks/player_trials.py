@@ -419,11 +419,14 @@ def main(argv: list[str] | None = None) -> int:
         ),
     )
     p.add_argument("--think", type=float, help="seconds the search may spend in a move")
+    p.add_argument("--first", type=int, help="play only the first N games of each kind")
     p.add_argument("--processes", type=int, default=2)
     args = p.parse_args(argv)
     todo = jobs(args.quick)
     if args.only:
-        todo = {args.only: todo[args.only]}
+        todo = {k: todo[k] for k in args.only}
+    if args.first is not None:
+        todo = {k: js[: args.first] for k, js in todo.items()}
     if args.think is not None:
         todo = {k: [{**j, "think": args.think} for j in js] for k, js in todo.items()}
     flat = [(k, j) for k, js in todo.items() for j in js]
