@@ -123,6 +123,7 @@ class Plan:
     main: Sector | None
     fights: bool
     reason: Step
+    kept: bool = False  # its main effort kept from the last move
 
     def sector_of(self, along: int) -> Sector | None:
         return next((s for s in self.sectors if s.holds(along)), None)
@@ -162,7 +163,7 @@ def make_plan(
             near = [s for s in sectors if s.balance >= best * 0.95]
             pick = near[rng.randrange(len(near))]
         else:
-            pick, why = _kept(sectors, keep, style)
+            pick, why = keep_or_move(sectors, keep, style)
         if pick.balance >= style.main_effort_balance or style.concentrate:
             main = pick
     with_war = Text("at war", "идет война") if picture.at_war else posture.text()
@@ -201,10 +202,11 @@ def make_plan(
             "Замысел хода: главного удара нет, фронт удерживается",
         )
     reason = step(head, rule="5.4", children=lines)
-    return Plan(tuple(sectors), main, fights, reason)
+    kept = keep is not None and main is not None and main.holds(keep) and style.keep_margin > 0
+    return Plan(tuple(sectors), main, fights, reason, kept)
 
 
-def _kept(sectors: Sequence[Sector], keep: int | None, style: Style) -> tuple[Sector, Text]:
+def keep_or_move(sectors: Sequence[Sector], keep: int | None, style: Style) -> tuple[Sector, Text]:
     """The main effort kept where it was (`keep`, a place along the front), unless another
     sector's balance beats it by the style's `keep_margin`; why, in words."""
     best = max(sectors, key=lambda s: (_finite(s.balance), -s.number))
@@ -360,4 +362,6 @@ def _sector_step(s: Sector, style: Style) -> Step:
     )
 
 
-__all__ = ["ATTACKING", "MOBILE", "Plan", "Posture", "Sector", "field_units", "make_plan"]
+__all__ = [
+    "ATTACKING", "MOBILE", "Plan", "Posture", "Sector", "field_units", "keep_or_move", "make_plan",
+]  # fmt: skip

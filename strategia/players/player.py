@@ -1,6 +1,6 @@
 """A computer player: plays one side of a game of module 1 through that side's channel only.
 
-    player = Player("blue", style="balanced", posture="attack@3", seed=7)
+    player = Player("blue", style="balanced", posture="attack@3", seed=7, think=2.0)
     decisions = player.move(channel(game, "blue"))   # its orders given, each with its reason
 
 It reads exactly what a team receives (`SideChannel`: the view, its journal as told, its
@@ -10,10 +10,15 @@ goal and reason are kept beside its order (`order(text, reason=...)`, `note`). A
 
 1. the picture of the war (`picture`): its own units, the enemy it knows of and remembers;
 2. questions where it knows too little (`asking`, 8.3), and the picture again with the answers;
-3. the plan (`plan`): the balance in each sector, the main effort, whether it may fight;
+3. the plan (`plan`): the balance in each sector, the main effort (kept from its last move
+   until another sector beats it by the style's margin), whether it may fight; then the search
+   (`search`): each candidate plan played out by the engine on the picture against the enemy's
+   likely reply, over enemy dispositions sampled from what the side knows, within `think`;
 4. blows where the engine's what-if ratio reaches the style's threshold (`fight`), artillery
    fire on the enemy in reach (9.7), withdrawals of the outmatched (4.4), then the movements
-   (`moves`): deployment, reserves to the front, the main effort closed up, facing the enemy.
+   (`moves`): deployment, reserves to the front, the main effort closed up on the blows it
+   gathers for, rivers crossed, facing the enemy; and (`advance`) the guns brought within reach
+   and the main effort's free divisions carried towards its objective.
 
 Every order is first tried by the engine on the side's picture (`whatif`) and given only if
 the engine carries it out whole there. The same seed, turn and side give the same orders
@@ -30,6 +35,7 @@ from typing import Any, Protocol
 from strategia.core.errors import StaleError, StrategiaError
 from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
+from strategia.core.numbers import num
 from strategia.engine.state import GameState
 from strategia.game.views import SideView
 from strategia.notation.refs import UnitRef
@@ -199,6 +205,18 @@ class Player:
                 f"Plan of the move: the main effort in {chosen.main.label().en}",
                 f"Замысел хода: главный удар в {chosen.main.label('prep').ru}",
             )
+            m = num(self.style.replan_value)
+            why = Text(
+                f"the search: its plan beats the balance's choice by more than {m}",
+                f"по розыгрышу: этот замысел лучше выбранного по соотношению более чем на "
+                f"{num(self.style.replan_value, 'ru')}",
+            )
+            lines = [
+                replace(c, value=chosen.main.label(), note=why)
+                if c.label.en == "main effort"
+                else c
+                for c in lines
+            ]
         reason = replace(plan.reason, label=head, children=tuple(lines))
         return replace(chosen, reason=reason)
 

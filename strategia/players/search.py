@@ -187,9 +187,9 @@ def weighed_step(weighed: list[Weighed], chosen: Plan, style: Style) -> Step:
         where = w.plan.main
         label = Text(
             f"plan {names[n].en}: the main effort in {where.label().en if where else 'none'}"
-            + (", kept from the last move" if w.kept else ""),
+            + _why_en(w),
             f"замысел {names[n].ru}: главный удар в {where.label('prep').ru if where else 'нет'}"
-            + (", сохранен с прошлого хода" if w.kept else ""),
+            + _why_ru(w),
         )
         children.append(step(label, rule="5.4"))
     children.append(
@@ -205,8 +205,9 @@ def weighed_step(weighed: list[Weighed], chosen: Plan, style: Style) -> Step:
     )
     return step(
         Text(
-            f"{count} plans played out by the engine: {en} — {names[chosen_at].en} chosen",
-            f"{count} {_plans_ru(count)} разыграно: {ru} — выбран {names[chosen_at].ru}",
+            f"{count} plan{'' if count == 1 else 's'} played out by the engine: {en} — "
+            f"{names[chosen_at].en} chosen",
+            f"{count} {_plans_ru(count)}: {ru} — выбран {names[chosen_at].ru}",
         ),
         rule="5.4",
         children=children,
@@ -220,11 +221,24 @@ def _value(w: Weighed, lang: Lang) -> str:
 
 
 def _plans_ru(n: int) -> str:
-    return (
-        "замысел"
-        if n % 10 == 1 and n % 100 != 11
-        else ("замысла" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else "замыслов")
-    )
+    """«1 замысел разыгран», «3 замысла разыграно», «5 замыслов разыграно»."""
+    if n % 10 == 1 and n % 100 != 11:
+        return "замысел разыгран"
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return "замысла разыграно"
+    return "замыслов разыграно"
+
+
+def _why_en(w: Weighed) -> str:
+    if not w.kept:
+        return ""
+    return ", kept from the last move" if w.plan.kept else ", the best balance's"
+
+
+def _why_ru(w: Weighed) -> str:
+    if not w.kept:
+        return ""
+    return ", сохранен с прошлого хода" if w.plan.kept else ", по лучшему соотношению"
 
 
 __all__ = ["Weighed", "play_out", "reply", "sample", "search", "weighed_step"]
