@@ -407,6 +407,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true")
     p.add_argument(
         "--only",
+        action="append",
         choices=(
             "self",
             "script",
