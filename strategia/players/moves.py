@@ -124,7 +124,7 @@ def _to_front(
     if sector is None:
         return None
     middle = (sector.lo + sector.hi) / 2
-    goal = _rear_cell(ground, sector, middle)
+    goal = _rear_cell(ground, sector, middle, u.cell)
     if goal is None:
         return None
     goal_text = Text(f"towards {sector.label().en}", f"к {sector.label('dat').ru}")
@@ -145,19 +145,40 @@ def _to_front(
             if t.clean and not _crossed(t, picture):
                 return t, move_decision(why, t, goal_text, "4.5")
     if state.level >= 2 and ground.depth(u.cell) > RESERVE_DEPTH:
-        t = attempt(state, March(u.ref, goal), rules, side)
-        if t.clean and not _crossed(t, picture):
-            return t, move_decision(why, t, goal_text, "4.8")
+        for to in dict.fromkeys((goal, *_roads_near(state, ground, goal))):
+            t = attempt(state, March(u.ref, to), rules, side)
+            if t.clean and not _crossed(t, picture):
+                return t, move_decision(why, t, goal_text, "4.8")
+    station = _station(ground, u)
+    if station is not None and ground.depth(u.cell) > RESERVE_DEPTH:
+        goal = station  # to a city near it first, to go on by rail (4.5)
     t2 = toward(state, u, goal, picture, ground, rules, side)
     if t2 is not None:
         return t2, move_decision(why, t2, goal_text, "4.2")
     return None
 
 
-def _rear_cell(ground: Ground, sector: Sector, middle: float) -> Cell | None:
-    """A free cell of the side's own ground 3-4 cells behind the border, near the sector's
-    middle: of the land within 4 cells of the sector's border cells, the nearest to the middle
-    along the front (then the shallower, then by longitude and latitude)."""
+def _roads_near(state: GameState, ground: Ground, goal: Cell, n: int = 2) -> list[Cell]:
+    """The `n` road cells of the side's own ground nearest `goal` (a march goes by road)."""
+    ii, jj = np.nonzero(state.grid.road & ground.own)
+    if not len(ii):
+        return []
+    far = np.maximum(np.abs(ii + 1 - goal.lon), np.abs(jj + 1 - goal.lat))
+    return [Cell(int(ii[k]) + 1, int(jj[k]) + 1) for k in np.lexsort((jj, ii, far))[:n]]
+
+
+def _station(ground: Ground, u: UnitState) -> Cell | None:
+    """A city of the side's own within two cells of a reserve, nearer the enemy, to entrain."""
+    near = [c for c in ground.cities if c.chebyshev(u.cell) <= 2 and c != u.cell
+            and ground.depth(c) < ground.depth(u.cell)]  # fmt: skip
+    return min(near, key=lambda c: (c.chebyshev(u.cell), c.lon, c.lat)) if near else None
+
+
+def _rear_cell(ground: Ground, sector: Sector, middle: float, start: Cell) -> Cell | None:
+    """A cell of the side's own ground 3-4 cells behind the border, in the sector: of the land
+    within 4 cells of the sector's border cells, the nearest to `start` (so that reserves from
+    different places go to different cells), then the nearest the middle along the front, the
+    shallower, by longitude and latitude."""
     w, h = ground.size
     near = np.zeros((w, h), dtype=bool)
     for c in ground.border:
@@ -169,7 +190,8 @@ def _rear_cell(ground: Ground, sector: Sector, middle: float) -> Cell | None:
         return None
     lon, lat = ii + 1, jj + 1
     along = lon if ground.axis == 0 else lat
-    best = np.lexsort((lat, lon, depth[ii, jj], np.abs(along - middle)))[0]
+    far = np.maximum(np.abs(lon - start.lon), np.abs(lat - start.lat))
+    best = np.lexsort((lat, lon, depth[ii, jj], np.abs(along - middle), far))[0]
     return Cell(int(lon[best]), int(lat[best]))
 
 
