@@ -152,3 +152,16 @@ def test_balances_without_an_enemy_are_ordered() -> None:
     assert math.isinf(empty.balance)
     main, _ = keep_or_move([_sector(2, 6, 10, 4.0, 2.0), empty], 8, style)
     assert main is empty  # an empty sector beats any kept one
+
+
+def test_a_think_budget_is_kept_with_the_computer_s_sides(tmp_path: Path) -> None:
+    from strategia.cli import main
+
+    path = tmp_path / "think.game"
+    assert main(["game", "new", str(DEFAULT), str(path), "--computer", "blue",
+                 "--think", "0.5"]) in (0, None)  # fmt: skip
+    g = Game.open(path)
+    settings = g.computer_sides()["blue"]
+    g.journal.close()
+    assert settings["think"] == 0.5
+    assert Player.of_settings("blue", settings).think == 0.5
