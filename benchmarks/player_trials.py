@@ -401,6 +401,13 @@ def checks(out: dict[str, Any], done: dict[str, list[dict[str, Any]]]) -> dict[s
     }
 
 
+def _brief(r: dict[str, Any]) -> dict[str, Any]:
+    """A game's figures in a line (what `--processes` tells of each game as it ends)."""
+    keys = ("map", "seed", "level", "sides", "scores", "blows", "fire", "lost", "median_move_s",
+            "seconds", "error")  # fmt: skip
+    return {k: r.get(k) for k in keys}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--quick", action="store_true")
@@ -433,7 +440,10 @@ def main(argv: list[str] | None = None) -> int:
     flat = [(k, j) for k, js in todo.items() for j in js]
     if args.processes > 1 and len(flat) > 1:
         with multiprocessing.Pool(args.processes) as pool:
-            results = pool.map(one, [j for _, j in flat])
+            results = []
+            for r in pool.imap(one, [j for _, j in flat]):  # each game told as it ends
+                results.append(r)
+                print(json.dumps(_brief(r), ensure_ascii=False), file=sys.stderr, flush=True)
     else:
         results = [one(j) for _, j in flat]
     done: dict[str, list[dict[str, Any]]] = {k: [] for k in todo}
