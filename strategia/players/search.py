@@ -84,8 +84,9 @@ def reply(state: GameState, picture: Picture, rules: RuleSet, side: str) -> floa
     """The side's rating lost to the enemy's likely reply on `state` (see the module)."""
     lost = 0.0
     for u in sorted(state.units.values(), key=lambda u: u.ref.number):
-        if state.side_of(u.ref) != side or u.ref not in state.units:
-            continue
+        if u.ref not in state.units or state.side_of(u.ref) != side:
+            continue  # (destroyed by an earlier blow of the reply)
+        u = state.unit(u.ref)
         t = danger(state, u, picture, rules, side)
         if t is not None and t.clean and (t.ratio or 0.0) >= REPLY_RATIO:
             lost += t.enemy_lost  # the enemy's blow: its "enemy" is the side
