@@ -173,8 +173,8 @@ class Player:
         self.came_from = {
             u.ref: u.cell
             for u in picture.own
-            if u.ref in state.units and state.unit(u.ref).cell != u.cell
-        }
+            if self.style.concentrate and u.ref in state.units and state.unit(u.ref).cell != u.cell
+        }  # (the one-move player, `greedy`, keeps no such memory)
         self.memory, self.memory_turn, self.moved = picture.enemies, turn, turn
         if plan.main is not None:
             self.main_at = (plan.main.lo + plan.main.hi) // 2
