@@ -8,7 +8,8 @@
   (`maps/continental.toml`, the Greens played too, waiting to be attacked) and on random
   theatres (`strategia.theatre.generate`, 64 x 44, 30 divisions a side), in several styles:
   every game must finish without an exception, a refused order or a hang, and at most 5 % of
-  the computer's orders may be cut by 9.3 (the mediator's record of each result).
+  the computer's orders may be cut by 9.3 (the mediator's record of each result; a river
+  crossing begun, to go on next turn, is counted apart as a crossing, not a cut: table 4).
 - *script*: the balanced computer against the old trial script (`strategia.game.trial`) with
   the same forces, on 10 random theatres, as Red and as Blue, level 2: it should score higher
   at turn 20 (`strategia.game.scoring`) in at least 8 of the 10 as either colour.
@@ -17,6 +18,19 @@
   20 turns: neither colour should win more than 65 % of the games. *mirror_blue_first* plays
   the same games with Blue moving first (a house rule, 1.8), to tell the colour from the order
   of the moves.
+
+The plans-that-last trials (`trial_watch` says what each figure counts):
+
+- *passive*: the balanced player attacking from turn 1 against a side that gives no orders,
+  default scenario, 15 turns, levels 1, 2 and 3: at least 15 blows, 5 fire orders, and the
+  passive side loses at least 25 % of its strength;
+- *versus*: the balanced player against `greedy` (the one-move player) on 20 mirrored random
+  theatres as each colour (40 games, level 2, 20 turns): it should win at least 75 %;
+  *versus_default* the same on the default scenario, as either colour;
+- *self_mirror*: the balanced player against itself on 40 mirrored theatres: neither colour
+  should win more than 60 %;
+- in every game: a battery with a target in reach fires at least one move in three; at most
+  2 % of the units' moves undo their previous move.
 
 A game that has not ended in `HANG_SECONDS` counts as a hang (an error). `checks` says which of
 the targets the figures meet; `--quick` plays a game or two of each kind, 4 turns (too few to
@@ -29,12 +43,15 @@ import argparse
 import json
 import multiprocessing
 import signal
+import statistics
 import sys
 import tempfile
 import time
 import traceback
 from pathlib import Path
 from typing import Any
+
+from trial_watch import Watch
 
 from strategia.cli.auto_cmd import records
 from strategia.engine import flow
@@ -70,40 +87,54 @@ def script_orders(g: Game, side: str) -> None:
 
 
 def play_game(g: Game, sides: dict[str, Player | str], turns: int) -> dict[str, Any]:
-    """Play `g` until turn `turns` is over, each side by its player or "script"; what the
-    computer did and how long its moves took."""
-    start, slowest, moves = g.journal.last_seq, 0.0, 0
+    """Play `g` until turn `turns` is over, each side by its player, "script", or "none" (it
+    gives no orders); what the computer did and how long its moves took (`trial_watch`)."""
+    start, slowest, moves, times = g.journal.last_seq, 0.0, 0, []
+    watch = Watch()
     t0 = time.perf_counter()
+
+    def computer(who: Player, side: str) -> None:
+        nonlocal slowest, moves
+        watch.before(g.state, side, g.rules)
+        t = time.perf_counter()
+        done = who.move(channel(g, side))
+        times.append(time.perf_counter() - t)
+        slowest, moves = max(slowest, times[-1]), moves + 1
+        watch.after(g.state, side, done)
+
     while g.phase != "peace" and g.state.turn <= turns:
         if g.simultaneous:
             for side in flow.sides_in_order(g.state, g.rules):
                 who = sides.get(side, "script")
                 if isinstance(who, Player):
-                    t = time.perf_counter()
-                    who.move(channel(g, side))
-                    slowest, moves = max(slowest, time.perf_counter() - t), moves + 1
-                elif side != "green":
+                    computer(who, side)
+                elif side != "green" and who != "none":
                     script_orders(g, side)
             g.end_turn()
+            watch.see(g.state)
             continue
         who = sides.get(g.side, "script")
         if isinstance(who, Player):
-            t = time.perf_counter()
-            who.move(channel(g, g.side))
-            slowest, moves = max(slowest, time.perf_counter() - t), moves + 1
+            computer(who, g.side)
+            g.end_turn()
+        elif who == "none":
             g.end_turn()
         else:
             trial.script_turn(g)
+        watch.see(g.state)
     given = records(g, start, "en")
     computers = {s for s, w in sides.items() if isinstance(w, Player)}
     mine = [r for r in given if r["side"] in computers]
     return {
         "turn": g.state.turn,
         "orders": len(mine),
-        "cut": sum(bool(r["cut"]) for r in mine),
+        "cut": sum(any(not c.endswith("[table 4]") for c in r["cut"]) for r in mine),
+        "crossings": sum(any(c.endswith("[table 4]") for c in r["cut"]) for r in mine),
         "refused": sum(len(w.refused) for w in sides.values() if isinstance(w, Player)),
         "refusals": [o for w in sides.values() if isinstance(w, Player) for o in w.refused],
         "slowest_move_s": round(slowest, 3),
+        "median_move_s": round(statistics.median(times), 3) if times else 0.0,
+        **watch.figures(g.state),
         "moves": moves,
         "seconds": round(time.perf_counter() - t0, 1),
         "scores": {s: g.score(s).value for s in ("red", "blue")},
@@ -144,12 +175,13 @@ def one(job: dict[str, Any]) -> dict[str, Any]:
             sides: dict[str, Player | str] = {}
             for side in flow.sides_in_order(g.state, g.rules):
                 what = job["sides"].get(side, "balanced:wait" if side == "green" else "script")
-                if what == "script":
-                    sides[side] = "script"
+                if what in ("script", "none"):
+                    sides[side] = what
                     continue
                 style, _, posture = what.partition(":")
                 sides[side] = Player(side, style or "balanced", posture or "attack@3",
-                                     seed=job["seed"] * 10 + len(sides))  # fmt: skip
+                                     seed=job["seed"] * 10 + len(sides),
+                                     think=job.get("think"))  # fmt: skip
             out = play_game(g, sides, job["turns"])
             g.journal.close()
             return {**job, **out, "error": None}
@@ -179,6 +211,8 @@ def jobs(quick: bool) -> dict[str, list[dict[str, Any]]]:
                                    "sides": {"red": "balanced:attack@1",
                                              "blue": "balanced:attack@1"},
                                    "house": BLUE_FIRST}],
+            "passive": passive(),
+            "versus": versus([5], 6, "mirror"),
         }  # fmt: skip
     self_games = []
     for lv in (1, 2, 3):
@@ -198,7 +232,42 @@ def jobs(quick: bool) -> dict[str, list[dict[str, Any]]]:
         for s in range(1, 21)
     ]  # fmt: skip
     blue_first = [{**j, "house": BLUE_FIRST} for j in mirror]
-    return {"self": self_games, "script": script, "mirror": mirror, "mirror_blue_first": blue_first}
+    self_mirror = [
+        {"map": "mirror", "seed": s, "level": 2, "turns": 20,
+         "sides": {"red": "balanced:attack@1", "blue": "balanced:attack@1"}}
+        for s in range(1, 41)
+    ]  # fmt: skip
+    return {
+        "self": self_games,
+        "script": script,
+        "mirror": mirror,
+        "mirror_blue_first": blue_first,
+        "passive": passive(),
+        "versus": versus(range(1, 21), 20, "mirror"),
+        "versus_default": versus([1], 20, "default"),
+        "self_mirror": self_mirror,
+    }
+
+
+def passive() -> list[dict[str, Any]]:
+    """The balanced player, attacking from turn 1, against a side that gives no orders: the
+    default scenario, 15 turns, at levels 1, 2 and 3 (the Greens give none either)."""
+    return [
+        {"map": "default", "seed": 1, "level": lv, "turns": 15,
+         "sides": {"red": "balanced:attack@1", "blue": "none", "green": "none"}}
+        for lv in (1, 2, 3)
+    ]  # fmt: skip
+
+
+def versus(seeds: Any, turns: int, kind: str) -> list[dict[str, Any]]:
+    """The balanced player against `greedy` on each theatre, as each colour, level 2."""
+    return [
+        {"map": kind, "seed": s, "level": 2, "turns": turns, "balanced": side,
+         "sides": {side: "balanced:attack@1",
+                   ("blue" if side == "red" else "red"): "greedy:attack@1"}}
+        for s in seeds
+        for side in ("red", "blue")
+    ]  # fmt: skip
 
 
 def summary(done: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
@@ -238,9 +307,75 @@ def summary(done: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
             a, b = r["scores"]["red"], r["scores"]["blue"]
             colour["red" if a > b else "blue" if b > a else "draw"] += 1
         out[kind] = colour
+    out.update(issue_figures(done))
     out["error_texts"] = [r["error"] for r in errors][:3]
     out["checks"] = checks(out, done)
     return out
+
+
+def _won(r: dict[str, Any], side: str) -> bool:
+    other = "blue" if side == "red" else "red"
+    return bool(r["scores"][side] > r["scores"][other])
+
+
+def issue_figures(done: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """The figures of the plans-that-last trials: against a passive side, against `greedy`,
+    against itself on mirrored theatres, the batteries' use and the moves undone."""
+    out: dict[str, Any] = {}
+    ok = {k: [r for r in rs if not r.get("error")] for k, rs in done.items()}
+    out["passive"] = {
+        r["level"]: {"blows": r["blows"].get("red", 0), "fire": r["fire"].get("red", 0),
+                     "passive_lost": r["lost"]["blue"], "own_lost": r["lost"]["red"],
+                     "median_move_s": r["median_move_s"]}
+        for r in ok.get("passive", [])
+    }  # fmt: skip
+    for kind in ("versus", "versus_default"):
+        games = ok.get(kind, [])
+        won = {c: [_won(r, r["balanced"]) for r in games if r["balanced"] == c]
+               for c in ("red", "blue")}  # fmt: skip
+        out[kind] = {c: f"{sum(w)}/{len(w)}" for c, w in won.items()}
+    games = ok.get("self_mirror", [])
+    out["self_mirror"] = {c: sum(_won(r, c) for r in games) for c in ("red", "blue")}
+    out["self_mirror_games"] = len(games)
+    every = [r for rs in ok.values() for r in rs]
+    moves = sum(r.get("gun_moves_with_target", 0) for r in every)
+    fired = sum(r.get("gun_fired", 0) for r in every)
+    out["guns_fired_share"] = round(fired / moves, 3) if moves else None
+    unit_moves = sum(r.get("unit_moves", 0) for r in every)
+    out["undone_share"] = round(sum(r.get("undone", 0) for r in every) / unit_moves, 4) if (
+        unit_moves) else None  # fmt: skip
+    return out
+
+
+def issue_checks(out: dict[str, Any]) -> dict[str, bool | None]:
+    """Which of the plans-that-last targets the figures meet (None: not played, or too few)."""
+    passive = out.get("passive", {})
+    versus = [tuple(map(int, v.split("/"))) for v in out.get("versus", {}).values()]
+    played = sum(n for _, n in versus)
+    default = [tuple(map(int, v.split("/"))) for v in out.get("versus_default", {}).values()]
+    mirror = out.get("self_mirror", {})
+    n_mirror = out.get("self_mirror_games", 0)
+    return {
+        "passive_15_blows_5_fire_25_percent_at_each_level": (
+            all(p["blows"] >= 15 and p["fire"] >= 5 and p["passive_lost"] >= 0.25
+                for p in passive.values()) if len(passive) == 3 else None
+        ),
+        "beats_greedy_75_percent_of_40": (
+            sum(w for w, _ in versus) >= 0.75 * played if played >= 40 else None
+        ),
+        "beats_greedy_on_the_default_as_either_colour": (
+            all(w == n for w, n in default) if default and all(n for _, n in default) else None
+        ),
+        "self_mirror_neither_colour_over_60_percent": (
+            max(mirror.values()) <= 0.6 * n_mirror if n_mirror >= 40 else None
+        ),
+        "guns_with_a_target_fire_one_move_in_three": (
+            out["guns_fired_share"] >= 1 / 3 if out.get("guns_fired_share") is not None else None
+        ),
+        "at_most_2_percent_of_moves_undone": (
+            out["undone_share"] <= 0.02 if out.get("undone_share") is not None else None
+        ),
+    }  # fmt: skip
 
 
 def checks(out: dict[str, Any], done: dict[str, list[dict[str, Any]]]) -> dict[str, bool | None]:
@@ -262,23 +397,53 @@ def checks(out: dict[str, Any], done: dict[str, list[dict[str, Any]]]) -> dict[s
         "mirror_neither_colour_over_65_percent": (
             max(mirror["red"], mirror["blue"]) <= 0.65 * played if played >= 10 else None
         ),
+        **issue_checks(out),
     }
+
+
+def _brief(r: dict[str, Any]) -> dict[str, Any]:
+    """A game's figures in a line (what `--processes` tells of each game as it ends)."""
+    keys = ("map", "seed", "level", "sides", "scores", "blows", "fire", "lost", "median_move_s",
+            "seconds", "error")  # fmt: skip
+    return {k: r.get(k) for k in keys}
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--quick", action="store_true")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--only", choices=("self", "script", "mirror", "mirror_blue_first"))
+    p.add_argument(
+        "--only",
+        action="append",
+        choices=(
+            "self",
+            "script",
+            "mirror",
+            "mirror_blue_first",
+            "passive",
+            "versus",
+            "versus_default",
+            "self_mirror",
+        ),
+    )
+    p.add_argument("--think", type=float, help="seconds the search may spend in a move")
+    p.add_argument("--first", type=int, help="play only the first N games of each kind")
     p.add_argument("--processes", type=int, default=2)
     args = p.parse_args(argv)
     todo = jobs(args.quick)
     if args.only:
-        todo = {args.only: todo[args.only]}
+        todo = {k: todo[k] for k in args.only}
+    if args.first is not None:
+        todo = {k: js[: args.first] for k, js in todo.items()}
+    if args.think is not None:
+        todo = {k: [{**j, "think": args.think} for j in js] for k, js in todo.items()}
     flat = [(k, j) for k, js in todo.items() for j in js]
     if args.processes > 1 and len(flat) > 1:
         with multiprocessing.Pool(args.processes) as pool:
-            results = pool.map(one, [j for _, j in flat])
+            results = []
+            for r in pool.imap(one, [j for _, j in flat]):  # each game told as it ends
+                results.append(r)
+                print(json.dumps(_brief(r), ensure_ascii=False), file=sys.stderr, flush=True)
     else:
         results = [one(j) for _, j in flat]
     done: dict[str, list[dict[str, Any]]] = {k: [] for k in todo}

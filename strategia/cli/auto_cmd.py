@@ -38,6 +38,12 @@ def add_new_options(c: argparse.ArgumentParser) -> None:
         help=f"a side the computer plays: style {'|'.join(STYLES)}, posture wait|attack@N",
     )
     c.add_argument("--styles", type=Path, help="a styles file merged over the defaults")
+    c.add_argument(
+        "--think",
+        type=float,
+        metavar="SECONDS",
+        help="seconds the computer's search may spend in a move (default: every plan weighed)",
+    )
 
 
 def computer_settings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
@@ -63,6 +69,8 @@ def computer_settings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
         out[key] = chosen
         if text is not None:
             out[key]["styles"] = text
+        if getattr(args, "think", None) is not None:
+            out[key]["think"] = float(args.think)
     if problems:
         raise RuleDataError("--computer", problems)
     return out

@@ -6,8 +6,9 @@ each decision (`Decision`: the order, its goal, its reason as steps with their r
     player = Player("blue", style="bold", posture="attack@3")
     player.move(channel(game, "blue"))
 
-`styles` holds its thresholds as data (`cautious`, `balanced`, `bold`); `player` the move;
-`picture`, `plan`, `fight`, `moves`, `asking` and `whatif` its stages.
+`styles` holds its thresholds as data (`cautious`, `balanced`, `bold`, and `greedy`, the
+one-move player with no lasting plan and no search); `player` the move; `picture`, `plan`,
+`search`, `fight`, `fire`, `withdraw`, `moves`, `advance`, `asking` and `whatif` its stages.
 """
 
 from strategia.players.decision import Decision, Goal

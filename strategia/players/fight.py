@@ -214,6 +214,43 @@ def _beyond(u: UnitState, target: Cell, ground: Ground, picture: Picture) -> Cel
     return c
 
 
+def assign(
+    state: GameState,
+    picture: Picture,
+    cells: Iterable[Cell],
+    rules: RuleSet,
+    side: str,
+    units: Iterable[UnitState],
+    reach: int = 8,
+    need: float = 3.0,
+) -> dict[UnitRef, Cell]:
+    """The blows the main effort gathers for (5.4): each of the side's `units` given the enemy
+    cell within `reach` cells it is nearest to (then by longitude and latitude) among those
+    that still need strength, a cell needing `need` times the rating of the enemy known on and
+    beside it, counting the side's divisions already beside it."""
+    targets = sorted(set(cells), key=lambda c: (c.lon, c.lat))
+    want: dict[Cell, float] = {}
+    for c in targets:
+        theirs = sum(rating(k.kind, rules) for k in picture.beside([c])) or 1.0
+        there = sum(
+            power(u, rules)
+            for u in state.beside([c])
+            if state.side_of(u.ref) == side and can_strike(u) and beside(u, c)
+        )
+        want[c] = need * theirs - there
+    out: dict[UnitRef, Cell] = {}
+    pending = sorted(units, key=lambda u: (min((u.cell.chebyshev(c) for c in targets), default=0),
+                                           u.ref.number))  # fmt: skip
+    for u in pending:
+        open_ = [c for c in targets if want[c] > 0 and u.cell.chebyshev(c) <= reach]
+        if not open_:
+            continue
+        c = min(open_, key=lambda c: (u.cell.chebyshev(c), c.lon, c.lat))
+        out[u.ref] = c
+        want[c] -= power(u, rules)
+    return out
+
+
 def choose_blows(blows: Iterable[Blow]) -> list[Blow]:
     """The blows to strike: the best first, none sharing a division."""
     used: set[UnitRef] = set()
@@ -326,4 +363,4 @@ def _losses(t: Tried) -> Step:
     )
 
 
-__all__ = ["Blow", "able", "blow_decision", "choose_blows", "knowledge", "weigh_blows"]
+__all__ = ["Blow", "able", "assign", "blow_decision", "choose_blows", "knowledge", "weigh_blows"]

@@ -44,6 +44,7 @@ class Ground:
     axis: int  # 0: the front runs along longitudes (west-east), 1: along latitudes
     cities: tuple[Cell, ...]  # the side's own cities and capitals
     size: tuple[int, int]
+    objectives: tuple[tuple[Cell, int], ...] = ()  # the enemy's cities (1) and capitals (2)
 
     def along(self, c: Cell) -> int:
         """A cell's place along the front."""
@@ -108,6 +109,10 @@ def read_ground(sc: Scenario, side: str, enemy_sides: tuple[str, ...] = ()) -> G
         axis,
         cities,
         terrain.size(ds),
+        tuple(
+            (Cell(int(i) + 1, int(j) + 1), int(ds["settlement"].values[i, j]))
+            for i, j in np.argwhere(settled & enemy)
+        ),
     )
 
 

@@ -24,14 +24,14 @@ from scipy import ndimage
 
 from strategia.core.geometry import Cell, Direction
 from strategia.core.i18n import Text
-from strategia.core.numbers import num
 from strategia.engine.state import GameState, UnitState
 from strategia.engine.unit_reach import reach
-from strategia.notation.orders import March, Move, Order, Transfer, Turn
+from strategia.notation.orders import March, Move, Transfer, Turn
 from strategia.notation.refs import UnitRef
-from strategia.players.decision import Decision, Goal, step
-from strategia.players.fight import able
+from strategia.players.decision import Decision, Goal
+from strategia.players.fight import able, assign
 from strategia.players.ground import Ground
+from strategia.players.move_words import move_decision
 from strategia.players.picture import Known, Picture
 from strategia.players.plan import ATTACKING, MOBILE, Plan, Sector
 from strategia.players.styles import Style
@@ -44,6 +44,7 @@ RESERVE_DEPTH = 8  # cells from the enemy's ground beyond which a division is in
 POST_EVERY = 3  # 5.8: 1/3 division per 10 km, a division for every three cells
 NEAR = 6  # cells within which a free division takes a post or moves up to the enemy
 NEAR_HOME = 10  # ... moves up to an enemy on the side's own ground
+FOCUS_REACH = 8  # cells within which a free division of the main effort gathers for its blow
 WEAK = 0.5  # a division with less of its strength left is not brought up to the enemy
 
 
@@ -123,7 +124,7 @@ def _to_front(
     if sector is None:
         return None
     middle = (sector.lo + sector.hi) / 2
-    goal = _rear_cell(ground, sector, middle)
+    goal = _rear_cell(ground, sector, middle, u.cell)
     if goal is None:
         return None
     goal_text = Text(f"towards {sector.label().en}", f"к {sector.label('dat').ru}")
@@ -142,21 +143,42 @@ def _to_front(
         for c in cities[:3]:
             t = attempt(state, Transfer(u.ref, c), rules, side)
             if t.clean and not _crossed(t, picture):
-                return t, _decision(why, t, goal_text, "4.5")
+                return t, move_decision(why, t, goal_text, "4.5")
     if state.level >= 2 and ground.depth(u.cell) > RESERVE_DEPTH:
-        t = attempt(state, March(u.ref, goal), rules, side)
-        if t.clean and not _crossed(t, picture):
-            return t, _decision(why, t, goal_text, "4.8")
+        for to in dict.fromkeys((goal, *_roads_near(state, ground, goal))):
+            t = attempt(state, March(u.ref, to), rules, side)
+            if t.clean and not _crossed(t, picture):
+                return t, move_decision(why, t, goal_text, "4.8")
+    station = _station(ground, u)
+    if station is not None and ground.depth(u.cell) > RESERVE_DEPTH:
+        goal = station  # to a city near it first, to go on by rail (4.5)
     t2 = toward(state, u, goal, picture, ground, rules, side)
     if t2 is not None:
-        return t2, _decision(why, t2, goal_text, "4.2")
+        return t2, move_decision(why, t2, goal_text, "4.2")
     return None
 
 
-def _rear_cell(ground: Ground, sector: Sector, middle: float) -> Cell | None:
-    """A free cell of the side's own ground 3-4 cells behind the border, near the sector's
-    middle: of the land within 4 cells of the sector's border cells, the nearest to the middle
-    along the front (then the shallower, then by longitude and latitude)."""
+def _roads_near(state: GameState, ground: Ground, goal: Cell, n: int = 2) -> list[Cell]:
+    """The `n` road cells of the side's own ground nearest `goal` (a march goes by road)."""
+    ii, jj = np.nonzero(state.grid.road & ground.own)
+    if not len(ii):
+        return []
+    far = np.maximum(np.abs(ii + 1 - goal.lon), np.abs(jj + 1 - goal.lat))
+    return [Cell(int(ii[k]) + 1, int(jj[k]) + 1) for k in np.lexsort((jj, ii, far))[:n]]
+
+
+def _station(ground: Ground, u: UnitState) -> Cell | None:
+    """A city of the side's own within two cells of a reserve, nearer the enemy, to entrain."""
+    near = [c for c in ground.cities if c.chebyshev(u.cell) <= 2 and c != u.cell
+            and ground.depth(c) < ground.depth(u.cell)]  # fmt: skip
+    return min(near, key=lambda c: (c.chebyshev(u.cell), c.lon, c.lat)) if near else None
+
+
+def _rear_cell(ground: Ground, sector: Sector, middle: float, start: Cell) -> Cell | None:
+    """A cell of the side's own ground 3-4 cells behind the border, in the sector: of the land
+    within 4 cells of the sector's border cells, the nearest to `start` (so that reserves from
+    different places go to different cells), then the nearest the middle along the front, the
+    shallower, by longitude and latitude."""
     w, h = ground.size
     near = np.zeros((w, h), dtype=bool)
     for c in ground.border:
@@ -168,7 +190,8 @@ def _rear_cell(ground: Ground, sector: Sector, middle: float) -> Cell | None:
         return None
     lon, lat = ii + 1, jj + 1
     along = lon if ground.axis == 0 else lat
-    best = np.lexsort((lat, lon, depth[ii, jj], np.abs(along - middle)))[0]
+    far = np.maximum(np.abs(lon - start.lon), np.abs(lat - start.lat))
+    best = np.lexsort((lat, lon, depth[ii, jj], np.abs(along - middle), far))[0]
     return Cell(int(lon[best]), int(lat[best]))
 
 
@@ -203,6 +226,8 @@ def toward(
             d = round(c.km(goal), 6)
             if c in u.cells or d >= here - 1e-9 or c in near_enemy:
                 continue
+            if picture.came_from.get(u.ref) == c:
+                continue  # not back to where it came from last move
             if not all(_may_pass(ground, picture, x, fights) for x in r.path_to(c)):
                 continue
             options.append((d, r.cost_to(c), c.lon, c.lat, c))
@@ -216,8 +241,16 @@ def toward(
                 and (not contact or _together(t.state, u.ref, ground, side))
             ):
                 return t
-    facing = Direction.from_delta(*u.cell.offset(goal))
-    if _off(u.facing, facing) >= 2:
+    ahead = Cell(u.cell.lon + u.facing.delta[0], u.cell.lat + u.facing.delta[1])
+    if fights and ahead.km(goal) < here and ahead not in near_enemy and ground.on_map(ahead):
+        t = attempt(state, Move(u.ref, ahead), rules, side)  # a river crossing begun (table 4)
+        if t.fording and _may_pass(ground, picture, ahead, fights) and not _crossed(t, picture):
+            return t
+    dx, dy = u.cell.offset(goal)
+    facing = Direction.from_delta(*((dx, 0) if abs(dx) >= abs(dy) else (0, dy)))
+    if not contact:
+        facing = Direction.from_delta(dx, dy)
+    if _off(u.facing, facing) >= (1 if contact else 2):  # 4.2: a diagonal cell is 14 km
         t = attempt(state, Turn(u.ref, facing), rules, side)
         if t.clean:
             return t
@@ -303,7 +336,7 @@ def _cover(
                     f"the border post at {post}: not less than 1/3 division per 10 km",
                     f"пост прикрытия у {post}: не менее 1/3 дивизии на 10 км",
                 )
-                out.append(_decision(Goal.DEPLOY, t, why, "5.8"))
+                out.append(move_decision(Goal.DEPLOY, t, why, "5.8"))
                 break
     return state, out
 
@@ -352,6 +385,13 @@ def _close_up(
     for k in picture.enemies:
         for c in k.cells:
             contact[max(0, c.lon - 2) : c.lon + 1, max(0, c.lat - 2) : c.lat + 1] = True
+    intruders = [c for c in worth if ground.at(ground.own, c)]
+    aims: dict[UnitRef, Cell] = {}
+    if style.concentrate and plan.main is not None:
+        main = plan.main
+        cells = [c for c in worth if main.holds(ground.along(c))]
+        movers = [u for u in _free(state, side, done) if u.division.kind in ATTACKING]
+        aims = assign(state, picture, cells, rules, side, movers, FOCUS_REACH)
     for u in sorted(_free(state, side, done), key=lambda u: u.ref.number):
         if u.division.kind not in ATTACKING or u.division.strength < WEAK:
             continue
@@ -360,28 +400,40 @@ def _close_up(
         i, j = u.cell.lon - 1, u.cell.lat - 1
         gap = int(gap_of[i, j])
         target = Cell(int(ni[i, j]) + 1, int(nj[i, j]) + 1)
-        if gap <= 1 or gap > (NEAR_HOME if ground.at(ground.own, target) else NEAR):
-            continue
         k = worth[target]
+        gathering = (
+            style.concentrate and plan.main is not None and plan.main.holds(ground.along(k.cell))
+        )
+        home = [c for c in intruders if c.chebyshev(u.cell) <= NEAR_HOME]
+        if home:  # an enemy on the side's own ground first
+            target = min(home, key=lambda c: (c.chebyshev(u.cell), c.lon, c.lat))
+            k, gap = worth[target], target.chebyshev(u.cell)
+        elif u.ref in aims:
+            aim = aims[u.ref]
+            k, gap, gathering = worth[aim], u.cell.chebyshev(aim), True
+        if gap <= 1 or (
+            gap > (NEAR_HOME if ground.at(ground.own, target) else NEAR) and not gathering
+        ):
+            continue
         t = toward(
             state, u, k.cell, picture, ground, rules, side, contact=True, fights=True, style=style
         )
         if t is not None:
             state = t.state
             done.add(u.ref)
-            main = plan.main is not None and plan.main.holds(ground.along(k.cell))
+            in_main = plan.main is not None and plan.main.holds(ground.along(k.cell))
             why = (
                 Text(
                     f"up to the enemy at {k.cell}, in the main effort",
                     f"к противнику в {k.cell}, на направлении главного удара",
                 )
-                if main
+                if in_main
                 else Text(
                     f"up to the enemy at {k.cell}, to strike it",
                     f"к противнику в {k.cell}, для удара",
                 )
             )
-            out.append(_decision(Goal.ATTACK, t, why, "4.2"))
+            out.append(move_decision(Goal.ATTACK, t, why, "4.2"))
     return state, out
 
 
@@ -444,64 +496,8 @@ def _face(
             state = t.state
             done.add(u.ref)
             why = Text(f"to face the enemy at {cell}", f"фронтом к противнику в {cell}")
-            out.append(_decision(Goal.REGROUP, t, why, "4.3"))
+            out.append(move_decision(Goal.REGROUP, t, why, "4.3"))
     return state, out
 
 
-# What a move does, as the first line of its reason says it: (en, ru, rule), «на {to}».
-_MODE = {
-    "forward": ("moves to", "выдвигается на", "4.2"),
-    "road": ("moves by road to", "идет по дороге на", "4.1"),
-    "withdraw": ("withdraws to", "отходит на", "4.4"),
-}
-# What for, after it (a turn in place says only where it faces).
-_FOR = {
-    Goal.DEPLOY: Text(" to deploy", " для развертывания"),
-    Goal.REINFORCE: Text(" to reinforce", " для усиления"),
-    Goal.ATTACK: Text(" to attack", " для удара"),
-    Goal.REGROUP: Text(" to regroup", " для перегруппировки"),
-}
-
-
-def _done(o: Order) -> tuple[Text, str]:
-    """What the order does, in words to follow the unit's name, and its rule."""
-    if isinstance(o, Move):
-        en_, ru, rule = _MODE[o.mode]
-        return Text(f"{en_} {o.to}", f"{ru} {o.to}"), rule
-    if isinstance(o, Turn):
-        return Text(f"turns to face {o.facing.en}", f"поворачивает фронтом на {o.facing.ru}"), "4.3"
-    if isinstance(o, Transfer):
-        return Text(f"is transferred to {o.to}", f"перебрасывается в {o.to}"), "4.5"
-    if isinstance(o, March):
-        return Text(f"marches by road to {o.to}", f"идет маршем по дорогам на {o.to}"), "4.8"
-    return Text(f"is given «{o.format('en')}»", f"получает приказ «{o.format('ru')}»"), ""
-
-
-def _decision(goal: Goal, t: Tried, why: Text, rule: str) -> Decision:
-    """A move's decision: its first line a sentence («27 т.д. выдвигается на 39,24 для
-    развертывания»), the aim under it. An order that only turns the unit is a turn (4.3),
-    whatever it was meant for: its aim says that."""
-    o: Order = t.order
-    unit = o.unit
-    if isinstance(o, Turn):
-        goal = Goal.TURN
-    after = t.state.units.get(unit)
-    parts = [step(Text("aim", "цель"), why, rule=rule)]
-    if after is not None and after.busy is not None:
-        parts.append(
-            step(
-                Text("turns it takes", "займет ходов"),
-                Text(num(after.busy.left + 1), num(after.busy.left + 1, "ru")),
-                rule=rule,
-            )
-        )
-    done, done_rule = _done(o)
-    purpose = _FOR.get(goal, Text("", ""))
-    label = Text(
-        f"{unit.format('en')} {done.en}{purpose.en}", f"{unit.format('ru')} {done.ru}{purpose.ru}"
-    )
-    reason = step(label, rule=done_rule or rule, children=parts)
-    return Decision(goal, o.format("ru"), reason, units=(unit,))
-
-
-__all__ = ["movements", "toward"]
+__all__ = ["move_decision", "movements", "toward"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -84,6 +84,7 @@ class Picture:
     struck: frozenset[UnitRef]  # own units hit by the enemy's artillery since its last move
     visible: np.ndarray  # (w, h) bool: ground the side sees (its own, open sectors, contact)
     at_war: bool
+    came_from: Mapping[UnitRef, Cell] = field(default_factory=dict)  # own units' last moves
 
     def enemies_at(self, c: Cell) -> list[Known]:
         return self.by_cell.get(c, [])

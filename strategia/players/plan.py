@@ -123,6 +123,7 @@ class Plan:
     main: Sector | None
     fights: bool
     reason: Step
+    kept: bool = False  # its main effort kept from the last move
 
     def sector_of(self, along: int) -> Sector | None:
         return next((s for s in self.sectors if s.holds(along)), None)
@@ -146,17 +147,24 @@ def make_plan(
     style: Style,
     posture: Posture,
     rng: random.Random,
+    keep: int | None = None,
 ) -> Plan:
-    """The plan of the move (see the module)."""
+    """The plan of the move (see the module); `keep`: the place along the front of the main
+    effort the side kept from its last move (a style with `keep_margin` keeps it there until
+    another sector's balance beats it by that share)."""
     fights = picture.at_war or posture.may_begin(picture.turn)
     own = [u for u in field_units(picture.own) if u.division.kind in ATTACKING]
     sectors = _sectors(ground, picture, own, armies, rules, style)
-    main = None
+    main: Sector | None = None
+    why: Text | None = None
     if fights and sectors:
         best = max(s.balance for s in sectors)
-        near = [s for s in sectors if s.balance >= best * 0.95]
-        pick = near[rng.randrange(len(near))]
-        if pick.balance >= style.main_effort_balance:
+        if style.keep_margin <= 0:  # the one-move player: drawn again among the near-best
+            near = [s for s in sectors if s.balance >= best * 0.95]
+            pick = near[rng.randrange(len(near))]
+        else:
+            pick, why = keep_or_move(sectors, keep, style)
+        if pick.balance >= style.main_effort_balance or style.concentrate:
             main = pick
     with_war = Text("at war", "идет война") if picture.at_war else posture.text()
     lines = [step(Text("posture", "позиция"), with_war, rule="9.1")]
@@ -168,7 +176,8 @@ def make_plan(
                 Text("main effort", "главный удар"),
                 main.label(),
                 rule="5.4",
-                note=Text(
+                note=why
+                or Text(
                     f"the best balance, {num(main.balance)} ≥ {num(style.main_effort_balance)}",
                     f"лучшее соотношение, {num(main.balance, 'ru')} ≥ "
                     f"{num(style.main_effort_balance, 'ru')}",
@@ -193,7 +202,36 @@ def make_plan(
             "Замысел хода: главного удара нет, фронт удерживается",
         )
     reason = step(head, rule="5.4", children=lines)
-    return Plan(tuple(sectors), main, fights, reason)
+    kept = keep is not None and main is not None and main.holds(keep) and style.keep_margin > 0
+    return Plan(tuple(sectors), main, fights, reason, kept)
+
+
+def keep_or_move(sectors: Sequence[Sector], keep: int | None, style: Style) -> tuple[Sector, Text]:
+    """The main effort kept where it was (`keep`, a place along the front), unless another
+    sector's balance beats it by the style's `keep_margin`; why, in words."""
+    best = max(sectors, key=lambda s: (_finite(s.balance), -s.number))
+    kept = next((s for s in sectors if keep is not None and s.holds(keep)), None)
+    m = num(style.keep_margin * 100)
+    if kept is None:
+        return best, Text(
+            f"the best balance, {num(best.balance)}: the main effort begins there",
+            f"лучшее соотношение, {num(best.balance, 'ru')}: главный удар начинается здесь",
+        )
+    if kept is best or _finite(best.balance) <= _finite(kept.balance) * (1 + style.keep_margin):
+        return kept, Text(
+            f"kept from the last move: no sector's balance beats it by more than {m} %",
+            f"сохранен с прошлого хода: ни одна полоса не лучше более чем на {m} %",
+        )
+    return best, Text(
+        f"moved from {kept.label().en}: {num(best.balance)} beats {num(kept.balance)} "
+        f"by more than {m} %",
+        f"перенесен из {kept.label('gen').ru}: {num(best.balance, 'ru')} лучше "
+        f"{num(kept.balance, 'ru')} более чем на {m} %",
+    )
+
+
+def _finite(x: float) -> float:
+    return x if math.isfinite(x) else 1e6
 
 
 def _sectors(
@@ -324,4 +362,6 @@ def _sector_step(s: Sector, style: Style) -> Step:
     )
 
 
-__all__ = ["ATTACKING", "MOBILE", "Plan", "Posture", "Sector", "field_units", "make_plan"]
+__all__ = [
+    "ATTACKING", "MOBILE", "Plan", "Posture", "Sector", "field_units", "keep_or_move", "make_plan",
+]  # fmt: skip

@@ -1,6 +1,6 @@
 """A computer player: plays one side of a game of module 1 through that side's channel only.
 
-    player = Player("blue", style="balanced", posture="attack@3", seed=7)
+    player = Player("blue", style="balanced", posture="attack@3", seed=7, think=2.0)
     decisions = player.move(channel(game, "blue"))   # its orders given, each with its reason
 
 It reads exactly what a team receives (`SideChannel`: the view, its journal as told, its
@@ -10,10 +10,15 @@ goal and reason are kept beside its order (`order(text, reason=...)`, `note`). A
 
 1. the picture of the war (`picture`): its own units, the enemy it knows of and remembers;
 2. questions where it knows too little (`asking`, 8.3), and the picture again with the answers;
-3. the plan (`plan`): the balance in each sector, the main effort, whether it may fight;
+3. the plan (`plan`): the balance in each sector, the main effort (kept from its last move
+   until another sector beats it by the style's margin), whether it may fight; then the search
+   (`search`): each candidate plan played out by the engine on the picture against the enemy's
+   likely reply, over enemy dispositions sampled from what the side knows, within `think`;
 4. blows where the engine's what-if ratio reaches the style's threshold (`fight`), artillery
    fire on the enemy in reach (9.7), withdrawals of the outmatched (4.4), then the movements
-   (`moves`): deployment, reserves to the front, the main effort closed up, facing the enemy.
+   (`moves`): deployment, reserves to the front, the main effort closed up on the blows it
+   gathers for, rivers crossed, facing the enemy; and (`advance`) the guns brought within reach
+   and the main effort's free divisions carried towards its objective.
 
 Every order is first tried by the engine on the side's picture (`whatif`) and given only if
 the engine carries it out whole there. The same seed, turn and side give the same orders
@@ -24,13 +29,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from strategia.core.errors import StaleError, StrategiaError
+from strategia.core.geometry import Cell
 from strategia.core.i18n import Text
+from strategia.core.numbers import num
 from strategia.engine.state import GameState
 from strategia.game.views import SideView
 from strategia.notation.refs import UnitRef
+from strategia.players.advance import concentrate
 from strategia.players.asking import questions
 from strategia.players.decision import Decision, Goal, step
 from strategia.players.fight import Blow, blow_decision, choose_blows, weigh_blows
@@ -39,6 +48,7 @@ from strategia.players.ground import Ground, read_ground
 from strategia.players.moves import movements
 from strategia.players.picture import Known, Picture, read_picture
 from strategia.players.plan import Plan, Posture, make_plan
+from strategia.players.search import search, weighed_step
 from strategia.players.styles import Style, load_styles
 from strategia.players.whatif import attempt, picture_state
 from strategia.players.withdraw import withdrawals
@@ -83,6 +93,7 @@ class Player:
         posture: Posture | str = "attack@3",
         seed: int = 0,
         styles: dict[str, Style] | None = None,
+        think: float | None = None,
     ) -> None:
         self.side = side
         self.style = style if isinstance(style, Style) else (styles or load_styles())[style]
@@ -91,6 +102,11 @@ class Player:
         self.memory: tuple[Known, ...] = ()
         self.memory_turn: int | None = None
         self.moved: int | None = None  # the turn of its last move (level 3: one a turn)
+        self.main_at: int | None = None  # the place along the front of its main effort, kept
+        self.came_from: dict[UnitRef, Cell] = {}  # where its units came from in its last move
+        self.think = think  # seconds the search may spend in a move (None: every plan weighed)
+        self.searched = 0  # plans played out (each on one disposition), for the benchmarks
+        self.search_seconds = 0.0
         self.refused: list[tuple[str, str]] = []  # orders the game refused (none expected)
         self._map: tuple[Scenario, RuleSet] | None = None
         self._grounds: dict[tuple[str, ...], Ground] = {}
@@ -103,7 +119,7 @@ class Player:
         styles = load_styles(text, source) if text else load_styles()
         return cls(
             side, settings.get("style", "balanced"), settings.get("posture", "attack@3"),
-            int(settings.get("seed", 0)), styles,
+            int(settings.get("seed", 0)), styles, settings.get("think"),
         )  # fmt: skip
 
     # --- a move --------------------------------------------------------------------------------
@@ -123,17 +139,22 @@ class Player:
             self._recall(ch, turn)
         picture, ground = self._picture(ch, view, sc)
         rng = random.Random(f"{self.seed}:{turn}:{self.side}")
-        plan = make_plan(ground, picture, view.armies, rules, self.style, self.posture, rng)
+        plan = make_plan(
+            ground, picture, view.armies, rules, self.style, self.posture, rng, self.main_at
+        )
         out: list[Decision] = []
         asked = self._ask(ch, picture, plan, ground)
         if asked:
             out += asked
             picture, ground = self._picture(ch, view, sc)
-            plan = make_plan(ground, picture, view.armies, rules, self.style, self.posture, rng)
+            plan = make_plan(
+                ground, picture, view.armies, rules, self.style, self.posture, rng, self.main_at
+            )
+        state = picture_state(sc, rules, picture, level, ground.enemy_codes)
+        plan = self._search(state, picture, plan, ground, rules, rng)
         head = Decision(Goal.PLAN, None, plan.reason)
         ch.note(head.to_json())
         out.insert(0, head)
-        state = picture_state(sc, rules, picture, level, ground.enemy_codes)
         state, first = self._fight(state, picture, plan, ground, rules, level)
         out += self._give(ch, first)
         if not st["simultaneous"] and first:  # levels 1-2: the results are in; look again
@@ -144,9 +165,60 @@ class Player:
         state, back = withdrawals(state, picture, plan, ground, rules, self.style, self.side, used)
         used |= _units_of(back)
         state, moved = movements(state, picture, plan, ground, rules, self.style, self.side, used)
-        out += self._give(ch, back + moved)
+        used |= _units_of(moved)
+        state, gather = concentrate(
+            state, picture, plan, ground, rules, self.style, self.side, used
+        )
+        out += self._give(ch, back + moved + gather)
+        self.came_from = {
+            u.ref: u.cell
+            for u in picture.own
+            if self.style.concentrate and u.ref in state.units and state.unit(u.ref).cell != u.cell
+        }  # (the one-move player, `greedy`, keeps no such memory)
         self.memory, self.memory_turn, self.moved = picture.enemies, turn, turn
+        if plan.main is not None:
+            self.main_at = (plan.main.lo + plan.main.hi) // 2
         return out
+
+    def _search(
+        self,
+        state: GameState,
+        picture: Picture,
+        plan: Plan,
+        ground: Ground,
+        rules: RuleSet,
+        rng: random.Random,
+    ) -> Plan:
+        """The plan the search over candidate plans chooses (`search`), its reason naming
+        every plan weighed and its value."""
+        chosen, weighed, spent = search(
+            state, picture, plan, ground, rules, self.style, self.side, rng, self.think
+        )
+        self.searched += len([w for w in weighed if w.value is not None]) * self.style.samples
+        self.search_seconds += spent
+        if not weighed:
+            return plan
+        lines = [*plan.reason.children, weighed_step(weighed, chosen, self.style)]
+        head = plan.reason.label
+        if chosen.main is not None and chosen.main is not plan.main:
+            head = Text(
+                f"Plan of the move: the main effort in {chosen.main.label().en}",
+                f"Замысел хода: главный удар в {chosen.main.label('prep').ru}",
+            )
+            m = num(self.style.replan_value)
+            why = Text(
+                f"the search: its plan beats the balance's choice by more than {m}",
+                f"по розыгрышу: этот замысел лучше выбранного по соотношению более чем на "
+                f"{num(self.style.replan_value, 'ru')}",
+            )
+            lines = [
+                replace(c, value=chosen.main.label(), note=why)
+                if c.label.en == "main effort"
+                else c
+                for c in lines
+            ]
+        reason = replace(plan.reason, label=head, children=tuple(lines))
+        return replace(chosen, reason=reason)
 
     def _fight(
         self,
@@ -229,7 +301,7 @@ class Player:
         p = read_picture(
             view, ch.told(), ch.answers(), ground, self.memory, self.style.memory_turns
         )
-        return p, ground
+        return replace(p, came_from=self.came_from), ground
 
     def _recall(self, ch: Channel, turn: int) -> None:
         """A player new to a game going on: its memory rebuilt from the side's views of the
@@ -249,8 +321,6 @@ def _units_of(decisions: Sequence[Decision]) -> set[UnitRef]:
 
 
 def _no_pursuit(style: Style) -> Style:
-    from dataclasses import replace
-
     return replace(style, pursue=False)
 
 

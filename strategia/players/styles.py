@@ -4,7 +4,9 @@ Each style is the thresholds the player decides by: the engine's what-if ratio a
 the main effort and where the front is held, the ratio at which a division withdraws, the
 estimated balance that makes a sector the main effort, the reserve share, the risk a blow may
 run, how densely unknown ground is taken to be held, how much of the reconnaissance budget one
-move may spend, how long an enemy seen is remembered, and whether it orders pursuits.
+move may spend, how long an enemy seen is remembered, whether it orders pursuits, and how it
+keeps its plan and searches (`keep_margin`, `concentrate`, `search_plans`, `samples`,
+`replan_value`: `greedy` is the one-move player, with neither).
 
 A styles file is merged over the defaults as house rules are (0.3): a table per style changing
 any of its values, or a new style with `base = "balanced"` and its changes. Every problem (an
@@ -23,7 +25,7 @@ from strategia.core.errors import Problem, RuleDataError, unreadable
 from strategia.core.i18n import Text
 
 DEFAULTS = Path(__file__).with_name("styles.toml")
-STYLES = ("cautious", "balanced", "bold")
+STYLES = ("cautious", "balanced", "bold", "greedy")
 
 # key: (type, least, most)
 LIMITS: dict[str, tuple[type, float, float]] = {
@@ -37,6 +39,11 @@ LIMITS: dict[str, tuple[type, float, float]] = {
     "questions_share": (float, 0.0, 1.0),
     "memory_turns": (int, 0, 30),
     "pursue": (bool, 0, 1),
+    "keep_margin": (float, 0.0, 5.0),
+    "concentrate": (bool, 0, 1),
+    "search_plans": (int, 0, 8),
+    "samples": (int, 1, 8),
+    "replan_value": (float, 0.0, 100.0),
 }
 
 
@@ -56,6 +63,11 @@ class Style:
     questions_share: float
     memory_turns: int
     pursue: bool
+    keep_margin: float  # the share another sector must beat the kept main effort by (0: none kept)
+    concentrate: bool  # a side that fights always names a main effort and gathers on it
+    search_plans: int  # candidate plans played out by the engine (0: none, the one-move player)
+    samples: int  # enemy dispositions each candidate is played against
+    replan_value: float  # divisions of rating another plan must beat the kept one by
 
 
 _FIELDS = tuple(f.name for f in fields(Style) if f.name not in ("key", "name"))

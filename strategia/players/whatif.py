@@ -54,6 +54,12 @@ class Tried:
         return self.result is not None and not self.result.cuts
 
     @property
+    def fording(self) -> bool:
+        """Carried out but for a river crossing begun, to go on next turn (table 4)."""
+        cuts = self.cuts
+        return self.result is not None and bool(cuts) and all(c.rule == "table 4" for c in cuts)
+
+    @property
     def ratio(self) -> float | None:
         """The engine's force ratio of a battle (first echelons with support, 9.8)."""
         b = self.result.battle if self.result is not None else None
@@ -83,7 +89,7 @@ def picture_state(
         units[ref] = UnitState(
             ref=ref,
             owner=k.owner,
-            division=_division(ref.number, k.kind, rules),
+            division=full_division(ref.number, k.kind, rules),
             cells=k.cells,
             facing=k.facing or sc.default_facing(k.owner, k.cell),
             formation=k.formation or Formation.LINEAR,
@@ -104,7 +110,7 @@ def picture_state(
 _FULL: dict[tuple[DivisionKind, int], tuple[RuleSet, Division]] = {}
 
 
-def _division(number: int, kind: DivisionKind, rules: RuleSet) -> Division:
+def full_division(number: int, kind: DivisionKind, rules: RuleSet) -> Division:
     """A division of `kind` at full strength (table 1), numbered `number`."""
     key = (kind, id(rules))
     if key not in _FULL or _FULL[key][0] is not rules:
@@ -163,4 +169,4 @@ def free_cells(state: GameState, cells: Iterable[Cell]) -> list[Cell]:
     return [c for c in cells if not state.occupants(c)]
 
 
-__all__ = ["FAKE", "Tried", "attempt", "picture_state", "rating", "strength"]
+__all__ = ["FAKE", "Tried", "attempt", "full_division", "picture_state", "rating", "strength"]

@@ -138,8 +138,9 @@ def _withdraw(
         if gap < 2:
             continue
         touching = any(Cell(c.lon + dx, c.lat + dy) in friends for dx, dy in ORTHOGONAL)
+        back = picture.came_from.get(u.ref) == c  # whence it came last move: the last choice
         options.append(
-            (-gap, not touching, not ground.at(ground.own, c), r.cost_to(c), c.lon, c.lat, c)
+            (back, -gap, not touching, not ground.at(ground.own, c), r.cost_to(c), c.lon, c.lat, c)
         )
     for *_, c in sorted(options)[:4]:
         t = attempt(state, Move(u.ref, c, mode="withdraw"), rules, side)
