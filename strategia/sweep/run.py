@@ -20,10 +20,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import dask
 import xarray as xr
-from distributed import Client, LocalCluster, as_completed
 
 from strategia.core.errors import os_error_ru
 from strategia.core.errors import say as said
@@ -32,6 +31,9 @@ from strategia.game.store import GameStore
 from strategia.sweep.play import Played, play_task
 from strategia.sweep.results import assemble
 from strategia.sweep.spec import Sweep, SweepError, tasks
+
+if TYPE_CHECKING:  # Dask is the [sweep] extra's: imported when a sweep runs, not before
+    from distributed import Client
 
 CONNECT_SECONDS = 5.0
 # A local cluster's Dask settings: one thread a worker plays a pure-Python game; Dask's
@@ -70,6 +72,9 @@ def dask_client(
     processes (its dashboard at `dashboard`, ":0" any free port, None none; one thread each,
     Dask's profiler off and its bookkeeping less often: `QUIET`); closed after. An address
     that does not answer in `timeout` seconds is a SweepError naming it."""
+    import dask
+    from distributed import Client, LocalCluster
+
     if scheduler is not None:
         try:
             client = Client(scheduler, timeout=f"{timeout}s")
@@ -117,6 +122,8 @@ def run(
     `keep`: every game's, or only those whose outcome is one of `keep_only`, as
     `strategia.sweep.spec.read_outcomes` reads them; the others' files are not sent back). A
     game that fails is a SweepError naming it (the others are cancelled)."""
+    from distributed import as_completed
+
     from strategia import __version__
 
     todo = tasks(sweep, keep, keep_only)
