@@ -2,7 +2,7 @@
 whole text, every tab opened in turn, holds nothing only the mediator may see (an intervention
 being typed, the computer players' settings, another side's sealed order, the truth view); back
 in the mediator's view they are there again. Level 3, Blue played by the computer, a Blue order
-sealed, at 1280x800.
+sealed, at 1280x800 and at 1920x1080.
 """
 
 from __future__ import annotations
@@ -85,17 +85,21 @@ def test_a_sides_view_in_the_browser(tmp_path: Path) -> None:
             mediator = _whole_text(page)
             assert "Картина стороны и действительность" in mediator
             assert SEALED in mediator and "смелый" in mediator
-            page.get_by_role("button", name="Красные", exact=True).click()
-            page.get_by_role("tab", name="Посредник").click()
-            page.wait_for_function(
-                "document.body.innerText.includes('инструменты посредника')", timeout=30_000
-            )
-            red = _whole_text(page)
-            for secret in (NOTE, SEALED, "смелый", "Картина стороны и действительность",
-                           "Компьютерные игроки"):  # fmt: skip
-                assert secret not in red, secret
-            page.get_by_role("button", name="посредник", exact=True).click()
-            page.wait_for_function(f"document.body.innerText.includes({SEALED!r})", timeout=30_000)
+            for width, height in ((1280, 800), (1920, 1080)):
+                page.set_viewport_size({"width": width, "height": height})
+                page.get_by_role("button", name="Красные", exact=True).click()
+                page.get_by_role("tab", name="Посредник").click()
+                page.wait_for_function(
+                    "document.body.innerText.includes('инструменты посредника')", timeout=30_000
+                )
+                red = _whole_text(page)
+                for secret in (NOTE, SEALED, "смелый", "Картина стороны и действительность",
+                               "Компьютерные игроки"):  # fmt: skip
+                    assert secret not in red, (width, secret)
+                page.get_by_role("button", name="посредник", exact=True).click()
+                page.wait_for_function(
+                    f"document.body.innerText.includes({SEALED!r})", timeout=30_000
+                )
             page.get_by_role("tab", name="Посредник").click()
             assert page.get_by_placeholder("погода, вводная...").input_value() == NOTE
             browser.close()
